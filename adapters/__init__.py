@@ -1,0 +1,6 @@
+"""Executors of the call language: each adapter runs a :class:`reference.calls.Call` on one implementation
+and returns an :class:`reference.calls.Outcome`."""
+
+from .base import Adapter, AdapterError, available, load
+
+__all__ = ["Adapter", "AdapterError", "available", "load"]

@@ -1,0 +1,77 @@
+"""The adapter protocol and how adapters are found by name.
+
+An adapter declares the capabilities it claims (``groups``, ``segmentation``, ``browse-mark``, ``cluster``...)
+so that the suite runs what it claims and reports the rest as not claimed. Adapters are found by name among
+those shipped here, through the ``mq_conformance.adapters`` entry-point group, or as ``module:factory``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Protocol, runtime_checkable
+
+from reference.calls import Call, Outcome
+
+ENTRY_POINT_GROUP = "mq_conformance.adapters"
+
+
+class AdapterError(Exception):
+    """An adapter that cannot be found or started; the message says which and why."""
+
+
+@runtime_checkable
+class Adapter(Protocol):
+    """What every executor of the call language provides."""
+
+    name: str
+    capabilities: frozenset[str]
+
+    def reset(self) -> None:
+        """Forget every queue, connection and handle: the next call starts from nothing."""
+
+    def execute(self, call: Call) -> Outcome:
+        """Run one call and report its outcome (``Outcome.error`` when the executor itself failed)."""
+
+    def close(self) -> None:
+        """Release what the adapter holds (processes, connections)."""
+
+
+def _shipped() -> dict[str, Callable[[], Adapter]]:
+    from .reference import ReferenceAdapter
+
+    return {"reference": ReferenceAdapter}
+
+
+def available() -> dict[str, str]:
+    """Every adapter name that :func:`load` accepts, with where it comes from."""
+    found = {name: "shipped with the suite" for name in _shipped()}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, f"entry point {ep.value}")
+    return found
+
+
+def load(name: str) -> Adapter:
+    """A new adapter instance by name, entry-point name, or ``module:factory``."""
+    shipped = _shipped()
+    if name in shipped:
+        return shipped[name]()
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            try:
+                return ep.load()()
+            except Exception as exc:  # noqa: BLE001 - any failure of third-party code is reported, not raised
+                raise AdapterError(f"adapter {name!r} ({ep.value}) failed to start: {exc}") from None
+    if ":" in name:
+        module_name, _, attr = name.partition(":")
+        try:
+            factory = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as exc:
+            raise AdapterError(f"cannot load adapter {name!r}: {exc}") from None
+        try:
+            return factory()
+        except Exception as exc:  # noqa: BLE001
+            raise AdapterError(f"adapter {name!r} failed to start: {exc}") from None
+    known = ", ".join(sorted(available()))
+    raise AdapterError(f"unknown adapter {name!r}; known adapters: {known} (or give module:factory)")

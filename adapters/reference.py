@@ -1,0 +1,176 @@
+"""The reference model as an adapter, in process.
+
+Handles and connections are named symbolically in the call language; this adapter maps the names to the
+model's Hconn and Hobj values. A handle whose MQOPEN failed maps to an unusable Hobj, as in MQ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reference import QueueManager, Result
+from reference.calls import (
+    Call,
+    CallError,
+    Outcome,
+    decode_bytes,
+    decode_od,
+    decode_options,
+    decode_queue,
+    decode_structure,
+    encode_bytes,
+    encode_structure,
+    names,
+)
+from reference.errors import NotModelled
+from reference.tables import Spec
+
+UNUSABLE_HOBJ = -1
+DEFAULT_CONNECTION = "default"
+CAPABILITIES = frozenset({"core", "groups", "units-of-work"})
+
+
+class ReferenceAdapter:
+    """Runs calls on a :class:`reference.QueueManager` in this process."""
+
+    name = "reference"
+    version = "0.1.0"
+    capabilities = CAPABILITIES
+
+    def __init__(self, spec: Spec | None = None, seed: int = 0):
+        self._spec = spec
+        self._seed = seed
+        self.reset()
+
+    def reset(self) -> None:
+        kwargs: dict[str, Any] = {"seed": self._seed}
+        if self._spec is not None:
+            kwargs["spec"] = self._spec
+        self.qm = QueueManager(**kwargs)
+        self.connections: dict[str, int] = {}
+        self.handles: dict[str, tuple[int, int]] = {}  # name -> (hconn, hobj)
+
+    def close(self) -> None:
+        pass
+
+    # -- helpers --------------------------------------------------------------------------------------------
+    def _hconn(self, args: dict) -> int:
+        name = args.get("connection", DEFAULT_CONNECTION)
+        if name not in self.connections:
+            self.connections[name] = self.qm.connect().hconn
+        return self.connections[name]
+
+    def _handle(self, args: dict) -> tuple[int, int]:
+        name = args.get("handle")
+        if not isinstance(name, str):
+            raise CallError("needs a 'handle' name", "handle")
+        if name not in self.handles:
+            raise CallError(f"handle {name!r} was never opened", "handle")
+        hconn, hobj = self.handles[name]
+        return hconn, hobj
+
+    # -- the protocol ---------------------------------------------------------------------------------------
+    def execute(self, call: Call) -> Outcome:
+        try:
+            run = self._OPS[call.op]
+        except KeyError:
+            return Outcome(error=f"unknown op {call.op!r}")
+        try:
+            return run(self, dict(call.args))
+        except CallError as exc:
+            return Outcome(error=f"bad call: {exc}")
+        except NotModelled as exc:
+            return Outcome(error=f"not modelled: {exc}")
+
+    def _define_queue(self, args: dict) -> Outcome:
+        return outcome(self.qm.define_queue(decode_queue(args, "define_queue")))
+
+    def _connect(self, args: dict) -> Outcome:
+        name = args.get("connection", DEFAULT_CONNECTION)
+        result = self.qm.connect()
+        self.connections[name] = result.hconn
+        return outcome(result)
+
+    def _disconnect(self, args: dict) -> Outcome:
+        result = self.qm.disconnect(self._hconn(args))
+        self.connections.pop(args.get("connection", DEFAULT_CONNECTION), None)
+        return outcome(result)
+
+    def _open(self, args: dict) -> Outcome:
+        name = args.get("handle")
+        if not isinstance(name, str) or not name:
+            raise CallError("needs a 'handle' name", "handle")
+        hconn = self._hconn(args)
+        result = self.qm.open(hconn, decode_od(args, "open"), decode_options(args.get("Options", []), "MQOO", "Options"))
+        self.handles[name] = (hconn, UNUSABLE_HOBJ if result.failed else result.hobj)
+        return outcome(result)
+
+    def _close(self, args: dict) -> Outcome:
+        hconn, hobj = self._handle(args)
+        return outcome(self.qm.close(hconn, hobj, decode_options(args.get("Options", []), "MQCO", "Options")))
+
+    def _put(self, args: dict) -> Outcome:
+        hconn, hobj = self._handle(args)
+        md = decode_structure("MD", args.get("MD"), "MD")
+        pmo = decode_structure("PMO", args.get("PMO"), "PMO")
+        data = decode_bytes(args.get("data", ""), "data")
+        return outcome(self.qm.put(hconn, hobj, md, pmo, data))
+
+    def _put1(self, args: dict) -> Outcome:
+        md = decode_structure("MD", args.get("MD"), "MD")
+        pmo = decode_structure("PMO", args.get("PMO"), "PMO")
+        data = decode_bytes(args.get("data", ""), "data")
+        return outcome(self.qm.put1(self._hconn(args), decode_od(args, "put1"), md, pmo, data))
+
+    def _get(self, args: dict) -> Outcome:
+        hconn, hobj = self._handle(args)
+        md = decode_structure("MD", args.get("MD"), "MD")
+        gmo = decode_structure("GMO", args.get("GMO"), "GMO")
+        length = args.get("BufferLength")
+        if length is not None and (not isinstance(length, int) or isinstance(length, bool) or length < 0):
+            raise CallError(f"expected a whole number >= 0, not {length!r}", "BufferLength")
+        return outcome(self.qm.get(hconn, hobj, md, gmo, length))
+
+    def _commit(self, args: dict) -> Outcome:
+        return outcome(self.qm.commit(self._hconn(args)))
+
+    def _backout(self, args: dict) -> Outcome:
+        return outcome(self.qm.backout(self._hconn(args)))
+
+    def _inquire(self, args: dict) -> Outcome:
+        hconn, hobj = self._handle(args)
+        selectors = args.get("Selectors", [])
+        if not isinstance(selectors, list) or not all(isinstance(s, str) for s in selectors):
+            raise CallError("expected a list of MQIA_* names", "Selectors")
+        return outcome(self.qm.inquire(hconn, hobj, selectors))
+
+    def _advance_clock(self, args: dict) -> Outcome:
+        ms = args.get("milliseconds")
+        if not isinstance(ms, int) or isinstance(ms, bool) or ms < 0:
+            raise CallError(f"expected a whole number of milliseconds >= 0, not {ms!r}", "milliseconds")
+        return outcome(self.qm.advance_clock(ms))
+
+    _OPS: dict[str, Callable[[ReferenceAdapter, dict], Outcome]] = {
+        "define_queue": _define_queue, "connect": _connect, "disconnect": _disconnect, "open": _open,
+        "close": _close, "put": _put, "put1": _put1, "get": _get, "commit": _commit, "backout": _backout,
+        "inquire": _inquire, "advance_clock": _advance_clock,
+    }
+
+
+def outcome(result: Result) -> Outcome:
+    """The call-language Outcome of a model Result."""
+    out = Outcome(CompCode=names(result.comp_code, "MQCC"), Reason=names(result.reason, "MQRC"),
+                  clauses=list(result.clauses))
+    if result.md is not None:
+        out.MD = encode_structure("MD", result.md)
+    if result.pmo is not None:
+        out.PMO = encode_structure("PMO", result.pmo)
+    if result.gmo is not None:
+        out.GMO = encode_structure("GMO", result.gmo)
+    if result.data is not None:
+        out.data = encode_bytes(result.data)
+        out.DataLength = result.data_length
+    if result.attributes is not None:
+        out.attributes = dict(result.attributes)
+    return out

@@ -1,0 +1,161 @@
+"""Comparing an expected outcome with an actual one.
+
+Generated identifiers differ between implementations by nature, so an expectation names them with ``$name``:
+the first time a name is met it is bound to the actual value, and afterwards the same name must meet the same
+value and no other name may meet it (a bijection). ``{one_of: [...]}`` accepts any of several values where the
+documents allow a choice. Options compare as sets; everything else by value.
+"""
+
+from __future__ import annotations
+
+import binascii
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from reference import constants
+from reference.calls import STRUCTURES, CallError, Outcome, decode_bytes, decode_field
+
+EXPECT_KEYS = ("CompCode", "Reason", "MD", "PMO", "GMO", "data", "DataLength", "attributes")
+
+
+@dataclass
+class Bindings:
+    """``$name`` -> bytes, kept one-to-one."""
+
+    values: dict[str, bytes] = field(default_factory=dict)
+    names: dict[bytes, str] = field(default_factory=dict)
+
+    def check(self, name: str, actual: bytes) -> str | None:
+        """Bind or check ``name`` against ``actual``; a message when they disagree."""
+        bound = self.values.get(name)
+        if bound is None:
+            other = self.names.get(actual)
+            if other is not None:
+                return f"{name} would be {actual.hex()}, which is already {other}"
+            self.values[name], self.names[actual] = actual, name
+            return None
+        if bound != actual:
+            return f"{name} is {bound.hex()} but this is {actual.hex()}"
+        return None
+
+
+def is_variable(value: Any) -> bool:
+    return isinstance(value, str) and value.startswith("$") and len(value) > 1
+
+
+def actual_field(kind: tuple, value: Any) -> Any:
+    """An Outcome's field in the same canonical form :func:`decode_field` gives an expectation."""
+    tag = kind[0]
+    if tag == "id":
+        if isinstance(value, str) and value in constants.BYTES:
+            return constants.BYTES[value]
+        try:
+            return binascii.unhexlify(value)
+        except (binascii.Error, TypeError, ValueError):
+            return value
+    if tag == "options":
+        total = 0
+        for name in value or []:
+            total |= int(name, 16) if name.startswith("0x") else constants.VALUES.get(name, 0)
+        return total
+    if tag == "enum" or tag == "int":
+        if isinstance(value, str):
+            if value in constants.VALUES:
+                return constants.VALUES[value]
+            tail = value.rsplit("_", 1)[-1]
+            return int(tail) if tail.lstrip("-").isdigit() else value
+        return value
+    return decode_field(kind, value, "") if tag == "format" else value
+
+
+def _describe(kind: tuple, value: Any) -> str:
+    tag = kind[0]
+    if tag == "id":
+        return value.hex() if isinstance(value, bytes) else repr(value)
+    if tag == "options":
+        return "[" + ", ".join(constants.option_names(value, kind[1])) + "]"
+    if tag == "enum":
+        return constants.name_of(value, kind[1])
+    return repr(value)
+
+
+def _match_value(kind: tuple, expected: Any, actual: Any, bindings: Bindings, where: str) -> str | None:
+    if isinstance(expected, Mapping) and set(expected) == {"one_of"}:
+        for choice in expected["one_of"]:
+            trial = Bindings(dict(bindings.values), dict(bindings.names))
+            if _match_value(kind, choice, actual, trial, where) is None:
+                bindings.values, bindings.names = trial.values, trial.names
+                return None
+        return f"{where}: expected one of {expected['one_of']}, got {_describe(kind, actual)}"
+    if kind[0] == "id" and is_variable(expected):
+        if not isinstance(actual, bytes):
+            return f"{where}: expected an identifier for {expected}, got {actual!r}"
+        problem = bindings.check(expected, actual)
+        return f"{where}: {problem}" if problem else None
+    try:
+        want = decode_field(kind, expected, where)
+    except CallError as exc:
+        return str(exc)
+    if want != actual:
+        return f"{where}: expected {_describe(kind, want)}, got {_describe(kind, actual)}"
+    return None
+
+
+ENUMS = {"CompCode": ("enum", "MQCC"), "Reason": ("enum", "MQRC"), "DataLength": ("int", ())}
+
+
+def match(expected: Mapping[str, Any], outcome: Outcome, bindings: Bindings) -> list[str]:
+    """Every way ``outcome`` differs from ``expected`` (empty when it matches)."""
+    problems: list[str] = []
+    for key, want in expected.items():
+        if key in ENUMS:
+            have = getattr(outcome, key)
+            problem = _match_value(ENUMS[key], want, actual_field(ENUMS[key], have), bindings, key)
+        elif key in STRUCTURES:
+            problem = _match_structure(key, want, getattr(outcome, key), bindings)
+        elif key == "data":
+            problem = _match_data(want, outcome.data)
+        elif key == "attributes":
+            problem = _match_attributes(want, outcome.attributes or {})
+        else:
+            problem = f"{key}: not something an outcome has (expect one of {', '.join(EXPECT_KEYS)})"
+        if problem:
+            problems.append(problem)
+    return problems
+
+
+def _match_structure(key: str, want: Mapping[str, Any], have: Mapping[str, Any] | None, bindings: Bindings) -> str | None:
+    if have is None:
+        return f"{key}: expected {key} fields, but the call returned no {key}"
+    kinds = STRUCTURES[key][1]
+    problems = []
+    for name, expected in want.items():
+        if name not in kinds:
+            problems.append(f"{key}.{name}: {key} has no such field")
+            continue
+        problem = _match_value(kinds[name], expected, actual_field(kinds[name], have.get(name)), bindings,
+                               f"{key}.{name}")
+        if problem:
+            problems.append(problem)
+    return "; ".join(problems) or None
+
+
+def _match_data(want: Any, have: Any) -> str | None:
+    try:
+        expected = decode_bytes(want, "data")
+        actual = decode_bytes(have if have is not None else "", "data")
+    except CallError as exc:
+        return str(exc)
+    if expected != actual:
+        return f"data: expected {expected!r}, got {actual!r}"
+    return None
+
+
+def _match_attributes(want: Mapping[str, Any], have: Mapping[str, Any]) -> str | None:
+    problems = []
+    for name, expected in want.items():
+        wanted = constants.VALUES.get(expected, expected) if isinstance(expected, str) else expected
+        if have.get(name) != wanted:
+            problems.append(f"attributes.{name}: expected {expected!r}, got {have.get(name)!r}")
+    return "; ".join(problems) or None

@@ -1,0 +1,265 @@
+"""Scenario files: short YAML stories of set-up, calls and expected outcomes, citing the clauses they show.
+
+A scenario is executable documentation; any adapter can run it. Its shape::
+
+    id: put-logical-order-assigns-sequence        # kebab-case, unique
+    title: What a reader learns from it
+    clauses: [put.logical-order.table1.row5]      # the rules it shows (must exist in fixtures/clauses.yaml)
+    capabilities: [groups]                        # what an implementation must claim for it to run
+    setup:
+      queues: [{name: Q1, MaxMsgLength: 100}]     # define_queue calls, MQ attribute names
+    steps:
+      - open: {handle: h, queue: Q1, Options: [MQOO_OUTPUT]}
+      - put: {handle: h, PMO: {Options: [MQPMO_LOGICAL_ORDER]}, MD: {MsgFlags: [MQMF_MSG_IN_GROUP]}, data: one}
+        expect: {CompCode: MQCC_OK, MD: {GroupId: $g, MsgSeqNumber: 1}}
+
+A step without ``expect`` expects ``CompCode: MQCC_OK``. Everything is checked when the file is loaded, so a
+mistake is reported as one line naming the file and line, never as a failure of the implementation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reference.calls import OPS, Call, CallError, decode_bytes, decode_od, decode_options, decode_queue, decode_structure
+
+from .matching import EXPECT_KEYS, is_variable
+from .yamlsource import LineDict, LineList, SourceError, line_at, load
+
+STEP_KEYS = {"expect", "clauses", "note"}
+SCENARIO_KEYS = {"id", "title", "clauses", "capabilities", "setup", "steps", "description"}
+ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+DEFAULT_EXPECT = {"CompCode": "MQCC_OK"}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One call of a scenario, what it should give, and where it was written."""
+
+    call: Call
+    expect: Mapping[str, Any]
+    line: int
+    clauses: tuple[str, ...] = ()
+    setup: bool = False
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A loaded, checked scenario."""
+
+    id: str
+    title: str
+    path: Path
+    clauses: tuple[str, ...]
+    capabilities: frozenset[str]
+    steps: tuple[Step, ...] = field(default_factory=tuple)
+
+    def clause_ids(self) -> set[str]:
+        """Every clause the scenario cites, at scenario or step level."""
+        found = set(self.clauses)
+        for step in self.steps:
+            found.update(step.clauses)
+        return found
+
+
+def _string_list(value: Any, path: Path, line: int, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SourceError(path, line, f"{what} must be a list of names")
+    return tuple(value)
+
+
+def _variables(value: Any) -> Iterable[str]:
+    if is_variable(value):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _variables(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _variables(item)
+
+
+def placeholder(value: Any) -> Any:
+    """``value`` with every ``$name`` replaced by a stand-in identifier, for checking a call before running it."""
+    if is_variable(value):
+        return {"hex": "00" * 16}
+    if isinstance(value, Mapping):
+        return {k: placeholder(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [placeholder(v) for v in value]
+    return value
+
+
+def check_call(call: Call) -> None:
+    """Decode every argument of ``call`` as an adapter would, so that mistakes surface at load time."""
+    args = placeholder(dict(call.args))
+    op = call.op
+    if op == "define_queue":
+        decode_queue(args, "")
+        return
+    if op in ("open", "put1"):
+        decode_od(args, "")
+    if op in ("open", "put", "get", "close", "inquire") and not isinstance(args.get("handle"), str):
+        raise CallError("needs a 'handle' name", "handle")
+    if op in ("open", "close"):
+        decode_options(args.get("Options", []), "MQOO" if op == "open" else "MQCO", "Options")
+    for key in ("MD", "PMO", "GMO"):
+        if key in args:
+            decode_structure(key, args[key], key)
+    if "data" in args:
+        decode_bytes(args["data"], "data")
+    known = {
+        "define_queue": set(), "connect": {"connection"}, "disconnect": {"connection"}, "commit": {"connection"},
+        "backout": {"connection"}, "advance_clock": {"milliseconds"},
+        "open": {"handle", "queue", "ObjectQMgrName", "Options", "connection"},
+        "close": {"handle", "Options"}, "put": {"handle", "MD", "PMO", "data"},
+        "put1": {"queue", "ObjectQMgrName", "MD", "PMO", "data", "connection"},
+        "get": {"handle", "MD", "GMO", "BufferLength"}, "inquire": {"handle", "Selectors"},
+    }[op]
+    for key in args:
+        if key not in known:
+            raise CallError(f"{op} takes no argument {key!r}; it takes {', '.join(sorted(known)) or 'nothing'}", key)
+
+
+def _step(raw: Any, path: Path, line: int, bound: set[str], opened: set[str]) -> Step:
+    if not isinstance(raw, LineDict):
+        raise SourceError(path, line, "a step is a mapping: one op (open, put, get...) and optionally expect")
+    ops = [k for k in raw if k not in STEP_KEYS]
+    if len(ops) != 1:
+        what = "no op" if not ops else f"several ops ({', '.join(map(str, ops))})"
+        raise SourceError(path, line, f"a step needs exactly one op, found {what}")
+    op = ops[0]
+    if op not in OPS:
+        raise SourceError(path, raw.line_of(op), f"unknown op {op!r}; known ops: {', '.join(sorted(OPS))}")
+    args = raw[op] if raw[op] is not None else LineDict()
+    if not isinstance(args, dict):
+        raise SourceError(path, raw.line_of(op), f"the arguments of {op} must be a mapping")
+    call = Call(op, args)
+    for name in _variables(args):
+        if name not in bound:
+            raise SourceError(path, raw.line_of(op), f"{name} is used before any expectation binds it")
+    try:
+        check_call(call)
+    except CallError as exc:
+        raise SourceError(path, line_at(args, exc.path, raw.line_of(op)), f"{op}: {exc}") from None
+    handle = args.get("handle")
+    if op == "open":
+        opened.add(handle)
+    elif isinstance(handle, str) and handle not in opened:
+        raise SourceError(path, raw.line_of(op), f"handle {handle!r} is used before any open names it")
+
+    expect = raw.get("expect", DEFAULT_EXPECT)
+    if not isinstance(expect, Mapping):
+        raise SourceError(path, raw.line_of("expect"), "expect must be a mapping such as {CompCode: MQCC_OK}")
+    for key in expect:
+        if key not in EXPECT_KEYS:
+            raise SourceError(path, line_at(expect, str(key), raw.line_of("expect")),
+                              f"expect has no {key!r}; it takes {', '.join(EXPECT_KEYS)}")
+    _check_expect(expect, path, raw.line_of("expect"))
+    bound.update(_variables(expect))
+    clauses = _string_list(raw.get("clauses", []), path, raw.line_of("clauses"), "clauses")
+    return Step(call, expect, raw.line_of(op), clauses)
+
+
+def _check_expect(expect: Mapping[str, Any], path: Path, line: int) -> None:
+    from reference import constants
+    from reference.calls import STRUCTURES, decode_field
+
+    def check(kind: tuple, value: Any, where: str) -> None:
+        if isinstance(value, Mapping) and set(value) == {"one_of"}:
+            for choice in value["one_of"]:
+                check(kind, choice, where)
+            return
+        if kind[0] == "id" and is_variable(value):
+            return
+        try:
+            decode_field(kind, value, where)
+        except CallError as exc:
+            raise SourceError(path, line_at(expect, where, line), f"expect: {exc}") from None
+
+    for key, value in expect.items():
+        if key == "CompCode":
+            check(("enum", "MQCC"), value, key)
+        elif key == "Reason":
+            check(("enum", "MQRC"), value, key)
+        elif key in STRUCTURES:
+            if not isinstance(value, Mapping):
+                raise SourceError(path, line_at(expect, key, line), f"expect: {key} must be a mapping of fields")
+            kinds = STRUCTURES[key][1]
+            for name, item in value.items():
+                if name not in kinds:
+                    raise SourceError(path, line_at(expect, f"{key}.{name}", line), f"expect: {key} has no field {name!r}")
+                check(kinds[name], item, f"{key}.{name}")
+        elif key == "data":
+            try:
+                decode_bytes(value, "data")
+            except CallError as exc:
+                raise SourceError(path, line_at(expect, key, line), f"expect: {exc}") from None
+        elif key == "attributes" and isinstance(value, Mapping):
+            for name, item in value.items():
+                if isinstance(item, str) and item not in constants.VALUES:
+                    raise SourceError(path, line_at(expect, f"attributes.{name}", line), f"expect: unknown MQ constant {item}")
+
+
+def parse(data: Any, path: Path) -> Scenario:
+    """Check a parsed scenario document and build the :class:`Scenario`; errors name the file and line."""
+    if not isinstance(data, LineDict):
+        raise SourceError(path, getattr(data, "line", 1), "a scenario is a mapping with id, clauses and steps")
+    for key in data:
+        if key not in SCENARIO_KEYS:
+            raise SourceError(path, data.line_of(key), f"unknown scenario key {key!r}; keys: {', '.join(sorted(SCENARIO_KEYS))}")
+    scenario_id = data.get("id")
+    if not isinstance(scenario_id, str) or not ID_PATTERN.match(scenario_id):
+        raise SourceError(path, data.line_of("id"), "id must be kebab-case text such as put-group-of-three")
+    clauses = _string_list(data.get("clauses", []), path, data.line_of("clauses"), "clauses")
+    capabilities = frozenset(_string_list(data.get("capabilities", ["core"]), path, data.line_of("capabilities"),
+                                          "capabilities"))
+    steps: list[Step] = []
+    setup = data.get("setup") or LineDict()
+    if not isinstance(setup, LineDict):
+        raise SourceError(path, data.line_of("setup"), "setup must be a mapping such as {queues: [{name: Q1}]}")
+    for key in setup:
+        if key != "queues":
+            raise SourceError(path, setup.line_of(key), f"unknown setup key {key!r}; setup takes: queues")
+    queues = setup.get("queues", [])
+    if not isinstance(queues, LineList):
+        raise SourceError(path, setup.line_of("queues"), "queues must be a list of queue definitions")
+    for index, queue in enumerate(queues):
+        line = queues.line_of(index)
+        if not isinstance(queue, dict):
+            raise SourceError(path, line, "a queue is a mapping such as {name: Q1}")
+        try:
+            decode_queue(queue, "queue")
+        except CallError as exc:
+            raise SourceError(path, line_at(queue, exc.path.removeprefix("queue."), line), str(exc)) from None
+        steps.append(Step(Call("define_queue", dict(queue)), DEFAULT_EXPECT, line, setup=True))
+    raw_steps = data.get("steps")
+    if not isinstance(raw_steps, LineList) or not raw_steps:
+        raise SourceError(path, data.line_of("steps"), "steps must be a non-empty list")
+    bound: set[str] = set()
+    opened: set[str] = set()
+    for index, raw in enumerate(raw_steps):
+        steps.append(_step(raw, path, raw_steps.line_of(index), bound, opened))
+    return Scenario(scenario_id, str(data.get("title", "")), path, clauses, capabilities, tuple(steps))
+
+
+def load_scenario(path: Path) -> Scenario:
+    """Read and check one scenario file."""
+    return parse(load(path), path)
+
+
+def scenario_files(paths: Iterable[Path]) -> list[Path]:
+    """Scenario files named directly or found (``*.yaml``) under named folders, in a stable order."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(path.rglob("*.yaml")))
+        elif path.exists():
+            found.append(path)
+        else:
+            raise SourceError(path, None, "no such file or folder")
+    return found

@@ -1,0 +1,292 @@
+"""The call language: ``Call`` and ``Outcome``, the one currency between every producer and executor of MQI
+calls, and the codec between their JSON-able form (MQ's own field and constant names) and the model's
+structures.
+
+A Call is ``{"op": <verb>, ...arguments}``; structure fields are spelled as MQ spells them (``MD``, ``PMO``,
+``GMO`` with ``GroupId``, ``MsgFlags``, ``Options``...) and option lists are lists of constant names. An Outcome
+is ``{"CompCode": ..., "Reason": ..., "MD": ..., "GMO": ..., "data": ..., "clauses": [...]}``. The JSON Schema
+for both is ``conformance/schemas/call.json`` and ``outcome.json``.
+
+Byte values (message data, identifiers) are written as text (UTF-8, identifiers padded with NULs to their
+length), as ``{"hex": "..."}``, or, for message data, as ``{"fill": "x", "length": N}``. Identifiers in an
+Outcome are the "none" constant name or lowercase hexadecimal.
+
+Where the call language chooses a default that MQ's initial values do not give: structure ``Version`` fields
+default to the current version (MQMD_VERSION_2, MQPMO_VERSION_3, MQGMO_VERSION_4), because the suite is about
+groups, segments and tokens that version-1 structures cannot carry. Write ``Version: 1`` to test version 1.
+"""
+
+from __future__ import annotations
+
+import binascii
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from . import constants
+from .queue import QueueDefinition
+from .structures import MQGMO, MQMD, MQOD, MQPMO
+
+OPS = {
+    "define_queue", "connect", "disconnect", "open", "close", "put", "put1", "get", "commit", "backout",
+    "inquire", "advance_clock",
+}
+
+
+class CallError(ValueError):
+    """A call that cannot be built: unknown op, unknown field or constant, wrong type. ``path`` names the place."""
+
+    def __init__(self, message: str, path: str = ""):
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+        self.detail = message
+
+
+@dataclass(frozen=True)
+class Call:
+    """One MQI (or set-up) call in the call language."""
+
+    op: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"op": self.op, **self.args}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Call:
+        if not isinstance(data, Mapping) or "op" not in data:
+            raise CallError("a call is an object with an 'op'")
+        op = data["op"]
+        if op not in OPS:
+            raise CallError(f"unknown op {op!r}; known ops: {', '.join(sorted(OPS))}", "op")
+        return cls(op, {k: v for k, v in data.items() if k != "op"})
+
+
+@dataclass
+class Outcome:
+    """What one call returned. ``error`` is set, instead of an MQ result, when the executor itself failed."""
+
+    CompCode: str | None = None
+    Reason: str | None = None
+    MD: dict[str, Any] | None = None
+    PMO: dict[str, Any] | None = None
+    GMO: dict[str, Any] | None = None
+    data: Any = None
+    DataLength: int | None = None
+    attributes: dict[str, Any] | None = None
+    clauses: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) not in (None, [])}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+# -- byte values --------------------------------------------------------------------------------------------
+
+def decode_bytes(value: Any, path: str, length: int | None = None) -> bytes:
+    """Bytes from the call language's spelling: text, {"hex": ...}, {"fill": c, "length": n}, or a constant."""
+    if isinstance(value, str):
+        if value in constants.BYTES:
+            raw = constants.BYTES[value]
+        else:
+            raw = value.encode("utf-8")
+    elif isinstance(value, Mapping) and set(value) == {"hex"} and isinstance(value["hex"], str):
+        try:
+            raw = binascii.unhexlify(value["hex"])
+        except (binascii.Error, ValueError):
+            raise CallError(f"not hexadecimal: {value['hex']!r}", path) from None
+    elif isinstance(value, Mapping) and set(value) == {"fill", "length"}:
+        fill, count = value["fill"], value["length"]
+        if not isinstance(fill, str) or not fill or not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise CallError("fill needs a non-empty text 'fill' and a whole 'length' >= 0", path)
+        raw = (fill.encode("utf-8") * (count // max(len(fill.encode()), 1) + 1))[:count]
+    else:
+        raise CallError(f"expected text, {{hex: ...}} or {{fill: ..., length: ...}}, not {value!r}", path)
+    if length is not None:
+        if len(raw) > length:
+            raise CallError(f"longer than {length} bytes", path)
+        raw = raw.ljust(length, b"\0")
+    return raw
+
+
+def encode_bytes(raw: bytes, none_name: str | None = None) -> Any:
+    """The call language's spelling of bytes: the "none" constant, UTF-8 text for data, hex otherwise."""
+    if none_name is not None:
+        return none_name if raw == constants.BYTES[none_name] else raw.hex()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return {"hex": raw.hex()}
+    return text if text.isprintable() or text == "" else {"hex": raw.hex()}
+
+
+# -- structure fields ---------------------------------------------------------------------------------------
+# kind: ("int", families accepted as names) | ("options", family) | ("enum", family) | ("id", none-name, length)
+#       | ("text",) | ("format",)
+
+_INT = ("int", ())
+MD_FIELDS: dict[str, tuple] = {
+    "Version": ("int", ("MQMD",)), "Report": ("int", ("MQRO",)), "MsgType": ("enum", "MQMT"),
+    "Expiry": ("int", ("MQEI",)), "Feedback": ("int", ("MQFB",)), "Encoding": ("int", ("MQENC",)),
+    "CodedCharSetId": ("int", ("MQCCSI",)), "Format": ("format",), "Priority": ("int", ("MQPRI",)),
+    "Persistence": ("enum", "MQPER"), "MsgId": ("id", "MQMI_NONE", 24), "CorrelId": ("id", "MQCI_NONE", 24),
+    "BackoutCount": _INT, "ReplyToQ": ("text",), "ReplyToQMgr": ("text",), "UserIdentifier": ("text",),
+    "AccountingToken": ("id", "MQACT_NONE", 32), "PutApplName": ("text",), "PutDate": ("text",),
+    "PutTime": ("text",), "GroupId": ("id", "MQGI_NONE", 24), "MsgSeqNumber": _INT, "Offset": _INT,
+    "MsgFlags": ("options", "MQMF"), "OriginalLength": ("int", ("MQOL",)),
+}
+PMO_FIELDS: dict[str, tuple] = {
+    "Version": ("int", ("MQPMO",)), "Options": ("options", "MQPMO"), "ResolvedQName": ("text",),
+    "ResolvedQMgrName": ("text",),
+}
+GMO_FIELDS: dict[str, tuple] = {
+    "Version": ("int", ("MQGMO",)), "Options": ("options", "MQGMO"), "WaitInterval": ("int", ("MQWI",)),
+    "ResolvedQName": ("text",), "MatchOptions": ("options", "MQMO"), "GroupStatus": ("enum", "MQGS"),
+    "SegmentStatus": ("enum", "MQSS"), "Segmentation": ("enum", "MQSEG"), "MsgToken": ("id", "MQMTOK_NONE", 16),
+    "ReturnedLength": ("int", ("MQRL",)),
+}
+CURRENT_VERSION = {"MD": 2, "PMO": 3, "GMO": 4}
+STRUCTURES = {"MD": (MQMD, MD_FIELDS), "PMO": (MQPMO, PMO_FIELDS), "GMO": (MQGMO, GMO_FIELDS)}
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def decode_int(value: Any, families: tuple[str, ...], path: str) -> int:
+    """An integer field: a number, or a constant name of one of ``families``."""
+    if _is_int(value):
+        return value
+    if isinstance(value, str):
+        if constants.family_of(value) not in families or value not in constants.VALUES:
+            accepted = ", ".join(f"{f}_*" for f in families) or "no constant names"
+            raise CallError(f"{value} is not a value for this field (it takes a number or {accepted})", path)
+        return constants.VALUES[value]
+    raise CallError(f"expected a whole number, not {value!r}", path)
+
+
+def decode_options(value: Any, family: str, path: str) -> int:
+    """An option field: a list of constant names of ``family`` (or a number)."""
+    if _is_int(value):
+        return value
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        raise CallError(f"expected a list of {family}_* names, not {value!r}", path)
+    total = 0
+    for index, name in enumerate(value):
+        if not isinstance(name, str):
+            raise CallError(f"expected a {family}_* name, not {name!r}", f"{path}[{index}]")
+        try:
+            total |= constants.value(name, family)
+        except constants.UnknownConstant as exc:
+            raise CallError(str(exc), f"{path}[{index}]") from None
+    return total
+
+
+def decode_field(kind: tuple, value: Any, path: str) -> Any:
+    """One structure field from the call language."""
+    tag = kind[0]
+    if tag == "int":
+        return decode_int(value, kind[1], path)
+    if tag == "options":
+        return decode_options(value, kind[1], path)
+    if tag == "enum":
+        return decode_int(value, (kind[1],), path)
+    if tag == "id":
+        return decode_bytes(value, path, kind[2])
+    if tag == "format":
+        if isinstance(value, str) and value in constants.FORMATS:
+            return constants.FORMATS[value]
+        if isinstance(value, str) and len(value) <= 8:
+            return value.ljust(8)
+        raise CallError(f"expected an MQFMT_* name or up to 8 characters, not {value!r}", path)
+    if not isinstance(value, str):
+        raise CallError(f"expected text, not {value!r}", path)
+    return value
+
+
+def encode_field(kind: tuple, value: Any) -> Any:
+    """One structure field in the call language."""
+    tag = kind[0]
+    if tag == "options":
+        return constants.option_names(value, kind[1])
+    if tag == "enum":
+        return constants.name_of(value, kind[1])
+    if tag == "id":
+        return encode_bytes(value, kind[1])
+    if tag == "format":
+        for name, text in constants.FORMATS.items():
+            if value == text:
+                return name
+        return value
+    return value
+
+
+def decode_structure(key: str, value: Any, path: str) -> Any:
+    """An MQMD, MQPMO or MQGMO from its call-language mapping (``key`` is MD, PMO or GMO)."""
+    cls, kinds = STRUCTURES[key]
+    if value is None:
+        value = {}
+    if not isinstance(value, Mapping):
+        raise CallError(f"expected a mapping of {key} fields, not {value!r}", path)
+    structure = cls(Version=CURRENT_VERSION[key])
+    for name, item in value.items():
+        if name not in kinds:
+            raise CallError(f"{key} has no field {name!r}; fields: {', '.join(kinds)}", f"{path}.{name}")
+        setattr(structure, name, decode_field(kinds[name], item, f"{path}.{name}"))
+    return structure
+
+
+def encode_structure(key: str, structure: Any) -> dict[str, Any]:
+    """An MQMD, MQPMO or MQGMO as a call-language mapping of every field."""
+    _cls, kinds = STRUCTURES[key]
+    return {name: encode_field(kind, getattr(structure, name)) for name, kind in kinds.items()}
+
+
+# -- queue definitions --------------------------------------------------------------------------------------
+
+QUEUE_FIELDS: dict[str, tuple] = {
+    "MaxMsgLength": _INT, "MaxQDepth": _INT, "InhibitPut": ("enum", "MQQA"), "InhibitGet": ("enum", "MQQA"),
+    "MsgDeliverySequence": ("enum", "MQMDS"), "DefPersistence": ("enum", "MQPER"), "DefPriority": _INT,
+    "DefInputOpenOption": ("options", "MQOO"), "Shareability": ("enum", "MQQA"),
+}
+
+
+def decode_queue(args: Mapping[str, Any], path: str) -> QueueDefinition:
+    """A local queue definition from ``define_queue`` arguments (``name`` plus MQ attribute names)."""
+    name = args.get("name")
+    if not isinstance(name, str) or not name:
+        raise CallError("a queue needs a 'name'", f"{path}.name")
+    definition = QueueDefinition(name)
+    for key, item in args.items():
+        if key == "name":
+            continue
+        if key not in QUEUE_FIELDS:
+            raise CallError(f"unknown queue attribute {key!r}; attributes: {', '.join(QUEUE_FIELDS)}", f"{path}.{key}")
+        number = decode_field(QUEUE_FIELDS[key], item, f"{path}.{key}")
+        if key in ("InhibitPut", "InhibitGet"):
+            number = bool(number)
+        setattr(definition, key, number)
+    return definition
+
+
+def decode_od(args: Mapping[str, Any], path: str) -> MQOD:
+    """The MQOD of an open or put1: ``queue`` (ObjectName) and optional ``ObjectQMgrName``."""
+    queue = args.get("queue")
+    if not isinstance(queue, str) or not queue:
+        raise CallError("needs a 'queue' name", f"{path}.queue")
+    qmgr = args.get("ObjectQMgrName", "")
+    if not isinstance(qmgr, str):
+        raise CallError("expected text", f"{path}.ObjectQMgrName")
+    return MQOD(queue, qmgr)
+
+
+def names(value: int, family: str) -> str:
+    """The name of an enumerated value, for CompCode and Reason."""
+    return constants.name_of(value, family)

@@ -1,0 +1,463 @@
+"""IBM MQ constants, by their symbolic names, with the values of IBM's C header ``cmqc.h``.
+
+Every value in ``_CHECKED`` was checked against ``shared/mq-facts.md`` section 1 (where each is read from two
+independent copies of the header). ``_FROM_HEADER`` holds the few the model needs that the fact sheet does not
+list; each was read from IBM's ``cmqc.h`` (MQ 9.4.5) directly.
+
+The call language, scenarios and reports spell every option and code by name; this module turns names into
+values and back, and knows which names are bit flags of an option field and which are enumerated values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+_CHECKED: dict[str, int] = {
+    # MQGMO
+    "MQGMO_WAIT": 1,
+    "MQGMO_NO_WAIT": 0,
+    "MQGMO_SET_SIGNAL": 8,
+    "MQGMO_FAIL_IF_QUIESCING": 8192,
+    "MQGMO_SYNCPOINT": 2,
+    "MQGMO_SYNCPOINT_IF_PERSISTENT": 4096,
+    "MQGMO_NO_SYNCPOINT": 4,
+    "MQGMO_MARK_SKIP_BACKOUT": 128,
+    "MQGMO_BROWSE_FIRST": 16,
+    "MQGMO_BROWSE_NEXT": 32,
+    "MQGMO_BROWSE_MSG_UNDER_CURSOR": 2048,
+    "MQGMO_MSG_UNDER_CURSOR": 256,
+    "MQGMO_LOCK": 512,
+    "MQGMO_UNLOCK": 1024,
+    "MQGMO_ACCEPT_TRUNCATED_MSG": 64,
+    "MQGMO_CONVERT": 16384,
+    "MQGMO_LOGICAL_ORDER": 32768,
+    "MQGMO_COMPLETE_MSG": 65536,
+    "MQGMO_ALL_MSGS_AVAILABLE": 131072,
+    "MQGMO_ALL_SEGMENTS_AVAILABLE": 262144,
+    "MQGMO_MARK_BROWSE_HANDLE": 1048576,
+    "MQGMO_MARK_BROWSE_CO_OP": 2097152,
+    "MQGMO_UNMARK_BROWSE_CO_OP": 4194304,
+    "MQGMO_UNMARK_BROWSE_HANDLE": 8388608,
+    "MQGMO_UNMARKED_BROWSE_MSG": 16777216,
+    "MQGMO_PROPERTIES_FORCE_MQRFH2": 33554432,
+    "MQGMO_NO_PROPERTIES": 67108864,
+    "MQGMO_PROPERTIES_IN_HANDLE": 134217728,
+    "MQGMO_PROPERTIES_COMPATIBILITY": 268435456,
+    "MQGMO_PROPERTIES_AS_Q_DEF": 0,
+    "MQGMO_NONE": 0,
+    "MQGMO_BROWSE_HANDLE": 17825808,
+    "MQGMO_BROWSE_CO_OP": 18874384,
+    "MQGMO_VERSION_1": 1,
+    "MQGMO_VERSION_2": 2,
+    "MQGMO_VERSION_3": 3,
+    "MQGMO_VERSION_4": 4,
+    "MQGMO_CURRENT_VERSION": 4,
+    "MQGMO_LENGTH_1": 72,
+    "MQGMO_LENGTH_2": 80,
+    "MQGMO_LENGTH_3": 100,
+    "MQGMO_LENGTH_4": 112,
+    # MQMO
+    "MQMO_MATCH_MSG_ID": 1,
+    "MQMO_MATCH_CORREL_ID": 2,
+    "MQMO_MATCH_GROUP_ID": 4,
+    "MQMO_MATCH_MSG_SEQ_NUMBER": 8,
+    "MQMO_MATCH_OFFSET": 16,
+    "MQMO_MATCH_MSG_TOKEN": 32,
+    "MQMO_NONE": 0,
+    # MQGS
+    "MQGS_NOT_IN_GROUP": 32,
+    "MQGS_MSG_IN_GROUP": 71,
+    "MQGS_LAST_MSG_IN_GROUP": 76,
+    # MQSS
+    "MQSS_NOT_A_SEGMENT": 32,
+    "MQSS_SEGMENT": 83,
+    "MQSS_LAST_SEGMENT": 76,
+    # MQSEG
+    "MQSEG_INHIBITED": 32,
+    "MQSEG_ALLOWED": 65,
+    # MQPMO
+    "MQPMO_SYNCPOINT": 2,
+    "MQPMO_NO_SYNCPOINT": 4,
+    "MQPMO_DEFAULT_CONTEXT": 32,
+    "MQPMO_NEW_MSG_ID": 64,
+    "MQPMO_NEW_CORREL_ID": 128,
+    "MQPMO_PASS_IDENTITY_CONTEXT": 256,
+    "MQPMO_PASS_ALL_CONTEXT": 512,
+    "MQPMO_SET_IDENTITY_CONTEXT": 1024,
+    "MQPMO_SET_ALL_CONTEXT": 2048,
+    "MQPMO_ALTERNATE_USER_AUTHORITY": 4096,
+    "MQPMO_FAIL_IF_QUIESCING": 8192,
+    "MQPMO_NO_CONTEXT": 16384,
+    "MQPMO_LOGICAL_ORDER": 32768,
+    "MQPMO_ASYNC_RESPONSE": 65536,
+    "MQPMO_SYNC_RESPONSE": 131072,
+    "MQPMO_RESOLVE_LOCAL_Q": 262144,
+    "MQPMO_WARN_IF_NO_SUBS_MATCHED": 524288,
+    "MQPMO_RETAIN": 2097152,
+    "MQPMO_MD_FOR_OUTPUT_ONLY": 8388608,
+    "MQPMO_SCOPE_QMGR": 67108864,
+    "MQPMO_SUPPRESS_REPLYTO": 134217728,
+    "MQPMO_NOT_OWN_SUBS": 268435456,
+    "MQPMO_RESPONSE_AS_Q_DEF": 0,
+    "MQPMO_NONE": 0,
+    "MQPMO_VERSION_1": 1,
+    "MQPMO_VERSION_2": 2,
+    "MQPMO_VERSION_3": 3,
+    "MQPMO_CURRENT_VERSION": 3,
+    # MQPMRF
+    "MQPMRF_MSG_ID": 1,
+    "MQPMRF_CORREL_ID": 2,
+    "MQPMRF_GROUP_ID": 4,
+    "MQPMRF_FEEDBACK": 8,
+    "MQPMRF_ACCOUNTING_TOKEN": 16,
+    "MQPMRF_NONE": 0,
+    # MQMF
+    "MQMF_SEGMENTATION_INHIBITED": 0,
+    "MQMF_SEGMENTATION_ALLOWED": 1,
+    "MQMF_SEGMENT": 2,
+    "MQMF_LAST_SEGMENT": 4,
+    "MQMF_MSG_IN_GROUP": 8,
+    "MQMF_LAST_MSG_IN_GROUP": 16,
+    "MQMF_NONE": 0,
+    "MQMF_REJECT_UNSUP_MASK": 4095,
+    "MQMF_ACCEPT_UNSUP_IF_XMIT_MASK": 1044480,
+    "MQMF_ACCEPT_UNSUP_MASK": 4293918720,
+    # MQOO
+    "MQOO_BIND_AS_Q_DEF": 0,
+    "MQOO_READ_AHEAD_AS_Q_DEF": 0,
+    "MQOO_INPUT_AS_Q_DEF": 1,
+    "MQOO_INPUT_SHARED": 2,
+    "MQOO_INPUT_EXCLUSIVE": 4,
+    "MQOO_BROWSE": 8,
+    "MQOO_OUTPUT": 16,
+    "MQOO_INQUIRE": 32,
+    "MQOO_SET": 64,
+    "MQOO_SAVE_ALL_CONTEXT": 128,
+    "MQOO_PASS_IDENTITY_CONTEXT": 256,
+    "MQOO_PASS_ALL_CONTEXT": 512,
+    "MQOO_SET_IDENTITY_CONTEXT": 1024,
+    "MQOO_SET_ALL_CONTEXT": 2048,
+    "MQOO_ALTERNATE_USER_AUTHORITY": 4096,
+    "MQOO_FAIL_IF_QUIESCING": 8192,
+    "MQOO_BIND_ON_OPEN": 16384,
+    "MQOO_BIND_NOT_FIXED": 32768,
+    "MQOO_RESOLVE_NAMES": 65536,
+    "MQOO_CO_OP": 131072,
+    "MQOO_RESOLVE_LOCAL_Q": 262144,
+    "MQOO_NO_READ_AHEAD": 524288,
+    "MQOO_READ_AHEAD": 1048576,
+    "MQOO_NO_MULTICAST": 2097152,
+    "MQOO_BIND_ON_GROUP": 4194304,
+    # MQBND
+    "MQBND_BIND_ON_OPEN": 0,
+    "MQBND_BIND_NOT_FIXED": 1,
+    "MQBND_BIND_ON_GROUP": 2,
+    # MQCO
+    "MQCO_NONE": 0,
+    "MQCO_IMMEDIATE": 0,
+    "MQCO_DELETE": 1,
+    "MQCO_DELETE_PURGE": 2,
+    "MQCO_KEEP_SUB": 4,
+    "MQCO_REMOVE_SUB": 8,
+    "MQCO_QUIESCE": 32,
+    # MQPER
+    "MQPER_PERSISTENCE_AS_PARENT": -1,
+    "MQPER_NOT_PERSISTENT": 0,
+    "MQPER_PERSISTENT": 1,
+    "MQPER_PERSISTENCE_AS_Q_DEF": 2,
+    "MQPER_PERSISTENCE_AS_TOPIC_DEF": 2,
+    # MQPRI
+    "MQPRI_PRIORITY_AS_Q_DEF": -1,
+    # MQMD
+    "MQMD_VERSION_1": 1,
+    "MQMD_VERSION_2": 2,
+    "MQMD_CURRENT_VERSION": 2,
+    "MQMD_LENGTH_1": 324,
+    "MQMD_LENGTH_2": 364,
+    # MQMDE
+    "MQMDE_LENGTH_2": 72,
+    # MQCC
+    "MQCC_OK": 0,
+    "MQCC_WARNING": 1,
+    "MQCC_FAILED": 2,
+    "MQCC_UNKNOWN": -1,
+    # MQCLWL_USEQ
+    "MQCLWL_USEQ_LOCAL": 0,
+    "MQCLWL_USEQ_ANY": 1,
+    "MQCLWL_USEQ_AS_Q_MGR": -3,
+    # MQQA
+    "MQQA_PUT_INHIBITED": 1,
+    "MQQA_PUT_ALLOWED": 0,
+    "MQQA_GET_INHIBITED": 1,
+    "MQQA_GET_ALLOWED": 0,
+    "MQQA_SHAREABLE": 1,
+    "MQQA_NOT_SHAREABLE": 0,
+    # MQMMBI
+    "MQMMBI_UNLIMITED": -1,
+    # MQWI
+    "MQWI_UNLIMITED": -1,
+    # MQOL
+    "MQOL_UNDEFINED": -1,
+    # MQRL
+    "MQRL_UNDEFINED": -1,
+    # MQ
+    "MQ_MSG_ID_LENGTH": 24,
+    "MQ_CORREL_ID_LENGTH": 24,
+    "MQ_GROUP_ID_LENGTH": 24,
+    "MQ_MSG_TOKEN_LENGTH": 16,
+    "MQ_ACCOUNTING_TOKEN_LENGTH": 32,
+    # MQMDS
+    "MQMDS_PRIORITY": 0,
+    "MQMDS_FIFO": 1,
+    # MQIA
+    "MQIA_MSG_MARK_BROWSE_INTERVAL": 68,
+    "MQIA_DEF_BIND": 61,
+    "MQIA_CLWL_USEQ": 98,
+    "MQIA_MAX_MSG_LENGTH": 13,
+    "MQIA_INHIBIT_PUT": 10,
+    "MQIA_INHIBIT_GET": 9,
+    # MQRC
+    "MQRC_NONE": 0,
+    "MQRC_ALIAS_BASE_Q_TYPE_ERROR": 2001,
+    "MQRC_BACKED_OUT": 2003,
+    "MQRC_BUFFER_ERROR": 2004,
+    "MQRC_BUFFER_LENGTH_ERROR": 2005,
+    "MQRC_CONNECTION_BROKEN": 2009,
+    "MQRC_DATA_LENGTH_ERROR": 2010,
+    "MQRC_EXPIRY_ERROR": 2013,
+    "MQRC_GET_INHIBITED": 2016,
+    "MQRC_HCONN_ERROR": 2018,
+    "MQRC_HOBJ_ERROR": 2019,
+    "MQRC_SYNCPOINT_LIMIT_REACHED": 2024,
+    "MQRC_MD_ERROR": 2026,
+    "MQRC_MSG_TOO_BIG_FOR_Q": 2030,
+    "MQRC_MSG_TOO_BIG_FOR_Q_MGR": 2031,
+    "MQRC_NO_MSG_AVAILABLE": 2033,
+    "MQRC_NO_MSG_UNDER_CURSOR": 2034,
+    "MQRC_NOT_AUTHORIZED": 2035,
+    "MQRC_NOT_OPEN_FOR_BROWSE": 2036,
+    "MQRC_NOT_OPEN_FOR_INPUT": 2037,
+    "MQRC_NOT_OPEN_FOR_INQUIRE": 2038,
+    "MQRC_NOT_OPEN_FOR_OUTPUT": 2039,
+    "MQRC_OBJECT_CHANGED": 2041,
+    "MQRC_OBJECT_IN_USE": 2042,
+    "MQRC_OPTIONS_ERROR": 2046,
+    "MQRC_PERSISTENCE_ERROR": 2047,
+    "MQRC_PERSISTENT_NOT_ALLOWED": 2048,
+    "MQRC_PRIORITY_ERROR": 2050,
+    "MQRC_PUT_INHIBITED": 2051,
+    "MQRC_Q_DELETED": 2052,
+    "MQRC_Q_FULL": 2053,
+    "MQRC_Q_SPACE_NOT_AVAILABLE": 2056,
+    "MQRC_Q_MGR_NAME_ERROR": 2058,
+    "MQRC_Q_MGR_NOT_AVAILABLE": 2059,
+    "MQRC_SECOND_MARK_NOT_ALLOWED": 2062,
+    "MQRC_SYNCPOINT_NOT_AVAILABLE": 2072,
+    "MQRC_TRUNCATED_MSG_ACCEPTED": 2079,
+    "MQRC_TRUNCATED_MSG_FAILED": 2080,
+    "MQRC_UNKNOWN_ALIAS_BASE_Q": 2082,
+    "MQRC_UNKNOWN_OBJECT_NAME": 2085,
+    "MQRC_UNKNOWN_OBJECT_Q_MGR": 2086,
+    "MQRC_UNKNOWN_REMOTE_Q_MGR": 2087,
+    "MQRC_WAIT_INTERVAL_ERROR": 2090,
+    "MQRC_OBJECT_DAMAGED": 2101,
+    "MQRC_RESOURCE_PROBLEM": 2102,
+    "MQRC_NOT_CONVERTED": 2119,
+    "MQRC_CONVERTED_MSG_TOO_BIG": 2120,
+    "MQRC_UOW_IN_PROGRESS": 2128,
+    "MQRC_CNO_ERROR": 2139,
+    "MQRC_PMO_RECORD_FLAGS_ERROR": 2158,
+    "MQRC_Q_MGR_QUIESCING": 2161,
+    "MQRC_Q_MGR_STOPPING": 2162,
+    "MQRC_PMO_ERROR": 2173,
+    "MQRC_INCONSISTENT_PERSISTENCE": 2185,
+    "MQRC_GMO_ERROR": 2186,
+    "MQRC_STOPPED_BY_CLUSTER_EXIT": 2188,
+    "MQRC_CLUSTER_RESOLUTION_ERROR": 2189,
+    "MQRC_STORAGE_MEDIUM_FULL": 2192,
+    "MQRC_MSG_MARKED_BROWSE_CO_OP": 2200,
+    "MQRC_CONNECTION_QUIESCING": 2202,
+    "MQRC_MSG_ID_ERROR": 2206,
+    "MQRC_CORREL_ID_ERROR": 2207,
+    "MQRC_NO_MSG_LOCKED": 2209,
+    "MQRC_MSG_TOO_BIG_FOR_CHANNEL": 2218,
+    "MQRC_INCOMPLETE_GROUP": 2241,
+    "MQRC_INCOMPLETE_MSG": 2242,
+    "MQRC_INCONSISTENT_CCSIDS": 2243,
+    "MQRC_INCONSISTENT_ENCODINGS": 2244,
+    "MQRC_INCONSISTENT_UOW": 2245,
+    "MQRC_INVALID_MSG_UNDER_CURSOR": 2246,
+    "MQRC_MATCH_OPTIONS_ERROR": 2247,
+    "MQRC_MDE_ERROR": 2248,
+    "MQRC_MSG_FLAGS_ERROR": 2249,
+    "MQRC_MSG_SEQ_NUMBER_ERROR": 2250,
+    "MQRC_OFFSET_ERROR": 2251,
+    "MQRC_ORIGINAL_LENGTH_ERROR": 2252,
+    "MQRC_SEGMENT_LENGTH_ZERO": 2253,
+    "MQRC_UOW_NOT_AVAILABLE": 2255,
+    "MQRC_WRONG_GMO_VERSION": 2256,
+    "MQRC_WRONG_MD_VERSION": 2257,
+    "MQRC_GROUP_ID_ERROR": 2258,
+    "MQRC_INCONSISTENT_BROWSE": 2259,
+    "MQRC_CLUSTER_EXIT_ERROR": 2266,
+    "MQRC_CLUSTER_EXIT_LOAD_ERROR": 2267,
+    "MQRC_CLUSTER_PUT_INHIBITED": 2268,
+    "MQRC_CLUSTER_RESOURCE_ERROR": 2269,
+    "MQRC_NO_DESTINATIONS_AVAILABLE": 2270,
+    "MQRC_CD_ERROR": 2277,
+    "MQRC_MSG_TOKEN_ERROR": 2331,
+    "MQRC_SEGMENTS_NOT_SUPPORTED": 2365,
+    "MQRC_Q_INDEX_TYPE_ERROR": 2394,
+    "MQRC_MSG_NOT_ALLOWED_IN_GROUP": 2417,
+    "MQRC_SEGMENTATION_NOT_ALLOWED": 2443,
+    "MQRC_HMSG_ERROR": 2460,
+    "MQRC_HOBJ_QUIESCED": 2517,
+    "MQRC_HOBJ_QUIESCED_NO_MSGS": 2518,
+    "MQRC_HOST_NOT_AVAILABLE": 2538,
+    "MQRC_SELECTION_NOT_AVAILABLE": 2551,
+}
+
+_FROM_HEADER: dict[str, int] = {
+    # Message types (MQMD.MsgType)
+    "MQMT_REQUEST": 1,
+    "MQMT_REPLY": 2,
+    "MQMT_REPORT": 4,
+    "MQMT_DATAGRAM": 8,
+    # Encoding and character set initial values (MQMD.Encoding, MQMD.CodedCharSetId)
+    "MQENC_NATIVE": 546,
+    "MQCCSI_Q_MGR": 0,
+    # Expiry (MQMD.Expiry)
+    "MQEI_UNLIMITED": -1,
+    # Feedback and report initial values
+    "MQFB_NONE": 0,
+    "MQRO_NONE": 0,
+    # Integer attribute selectors for MQINQ beyond section 1.8 of the fact sheet
+    "MQIA_CURRENT_Q_DEPTH": 3,
+    "MQIA_DEF_PERSISTENCE": 5,
+    "MQIA_DEF_PRIORITY": 6,
+    "MQIA_MAX_Q_DEPTH": 15,
+    "MQIA_MSG_DELIVERY_SEQUENCE": 16,
+    "MQIA_OPEN_INPUT_COUNT": 17,
+    "MQIA_OPEN_OUTPUT_COUNT": 18,
+    # Reason codes beyond section 1.9 of the fact sheet
+    "MQRC_OPTION_NOT_VALID_FOR_TYPE": 2045,
+    "MQRC_PRIORITY_EXCEEDS_MAXIMUM": 2049,
+    "MQRC_SELECTOR_COUNT_ERROR": 2065,
+    "MQRC_SELECTOR_ERROR": 2067,
+    "MQRC_NOT_OPEN_FOR_SET": 2040,
+}
+
+VALUES: dict[str, int] = {**_CHECKED, **_FROM_HEADER}
+
+# Byte-string constants: all-zero "none" identifiers and the MQCI_NEW_SESSION correlation id.
+BYTES: dict[str, bytes] = {
+    "MQMI_NONE": bytes(24),
+    "MQCI_NONE": bytes(24),
+    "MQGI_NONE": bytes(24),
+    "MQMTOK_NONE": bytes(16),
+    "MQACT_NONE": bytes(32),
+    "MQCI_NEW_SESSION": b"AMQ!NEW_SESSION_CORRELID",
+}
+
+# Eight-character format names (MQMD.Format).
+FORMATS: dict[str, str] = {"MQFMT_NONE": "        ", "MQFMT_STRING": "MQSTR   "}
+
+# Option fields whose value is a sum of independent bit flags, by the prefix of their constants.
+OPTION_FAMILIES = ("MQGMO", "MQPMO", "MQOO", "MQMF", "MQMO", "MQCO")
+
+# Names that are not a single flag of their family: composites of several flags and masks over a sub-field.
+_NOT_FLAGS = frozenset({
+    "MQGMO_BROWSE_HANDLE", "MQGMO_BROWSE_CO_OP",
+    "MQMF_REJECT_UNSUP_MASK", "MQMF_ACCEPT_UNSUP_IF_XMIT_MASK", "MQMF_ACCEPT_UNSUP_MASK",
+})
+
+# Structure-version constants share a prefix with option families but are not options.
+_VERSION_MARKERS = ("_VERSION_", "_CURRENT_VERSION", "_LENGTH_")
+
+
+class UnknownConstant(ValueError):
+    """A name that is not an MQ constant of the family where it was used."""
+
+
+def family_of(name: str) -> str:
+    """The prefix that groups a constant with its siblings (``MQGMO_WAIT`` -> ``MQGMO``)."""
+    if name.startswith("MQCLWL_USEQ_"):
+        return "MQCLWL_USEQ"
+    return name.split("_", 1)[0]
+
+
+def _is_flag(name: str, number: int) -> bool:
+    return (
+        number > 0
+        and number & (number - 1) == 0
+        and name not in _NOT_FLAGS
+        and not any(marker in name for marker in _VERSION_MARKERS)
+    )
+
+
+def _build_flags() -> dict[str, dict[str, int]]:
+    flags: dict[str, dict[str, int]] = {family: {} for family in OPTION_FAMILIES}
+    for name, number in VALUES.items():
+        family = family_of(name)
+        if family in flags and _is_flag(name, number) and number not in flags[family].values():
+            flags[family][name] = number
+    return flags
+
+
+def _build_names() -> dict[str, dict[int, str]]:
+    # The first name listed for a value is its canonical spelling (MQCO_NONE before MQCO_IMMEDIATE).
+    names: dict[str, dict[int, str]] = {}
+    for name, number in VALUES.items():
+        names.setdefault(family_of(name), {}).setdefault(number, name)
+    return names
+
+
+FLAGS: dict[str, dict[str, int]] = _build_flags()
+NAMES: dict[str, dict[int, str]] = _build_names()
+
+
+def value(name: str, family: str | None = None) -> int:
+    """The numeric value of constant ``name``; with ``family``, also check it belongs there."""
+    if family is not None and family_of(name) != family:
+        raise UnknownConstant(f"{name} is not an {family}_* constant")
+    try:
+        return VALUES[name]
+    except KeyError:
+        raise UnknownConstant(f"unknown MQ constant {name}") from None
+
+
+def options(names: Iterable[str], family: str) -> int:
+    """The option field value for a list of option names of one family (composites allowed)."""
+    total = 0
+    for name in names:
+        total |= value(name, family)
+    return total
+
+
+def option_names(number: int, family: str) -> list[str]:
+    """The names of the flags set in option field ``number``, in ascending bit order.
+
+    Bits that no known flag of the family covers are shown as a hexadecimal residue, so that nothing an
+    implementation returns is hidden.
+    """
+    found = [name for name, bit in sorted(FLAGS[family].items(), key=lambda item: item[1]) if number & bit]
+    rest = number & ~sum(FLAGS[family][name] for name in found)
+    if rest:
+        found.append(f"0x{rest & 0xFFFFFFFF:08X}")
+    return found
+
+
+def name_of(number: int, family: str) -> str:
+    """The canonical name of an enumerated value (``name_of(2033, "MQRC")`` -> ``MQRC_NO_MSG_AVAILABLE``)."""
+    try:
+        return NAMES[family][number]
+    except KeyError:
+        return f"{family}_{number}"
+
+
+def bytes_value(name: str) -> bytes:
+    """The byte string of an identifier constant such as ``MQGI_NONE``."""
+    try:
+        return BYTES[name]
+    except KeyError:
+        raise UnknownConstant(f"unknown MQ byte-string constant {name}") from None

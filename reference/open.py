@@ -1,0 +1,63 @@
+"""MQOPEN of a local queue: option validation, the object's existence, and exclusive input.
+
+The option rules are rows of fixtures/tables/open-options.yaml (IBM "Rules for validating MQI options",
+MQOPEN part); the rest are the reason-code pages gathered in shared/mq-facts.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .constants import VALUES
+from .handles import Connection, ObjectHandle
+from .options import first_broken, unknown_bits
+from .result import Result, failure
+from .structures import MQOD
+
+if TYPE_CHECKING:
+    from .qmgr import QueueManager
+
+OO_INPUT_AS_Q_DEF = VALUES["MQOO_INPUT_AS_Q_DEF"]
+OO_INPUT_SHARED = VALUES["MQOO_INPUT_SHARED"]
+OO_INPUT_EXCLUSIVE = VALUES["MQOO_INPUT_EXCLUSIVE"]
+OO_INPUT = OO_INPUT_AS_Q_DEF | OO_INPUT_SHARED | OO_INPUT_EXCLUSIVE
+OO_OUTPUT = VALUES["MQOO_OUTPUT"]
+
+
+def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Result:
+    """Open a local queue and return a new object handle in ``Result.hobj``.
+
+    Clauses: open.options.*, open.unknown-object, open.input-exclusive-in-use, open.input-as-q-def.
+    """
+    if unknown_bits(options, "MQOO"):
+        return failure("MQRC_OPTIONS_ERROR", "open.options.unknown")
+    broken = first_broken(qm.spec["open.options"], options, "MQOPEN")
+    if broken is not None:
+        return failure(broken.reason, broken.id)
+    if od.ObjectQMgrName and od.ObjectQMgrName.strip() not in ("", qm.name):
+        return failure("MQRC_UNKNOWN_OBJECT_Q_MGR", "open.unknown-object-q-mgr")
+    queue = qm.queues.get(od.ObjectName)
+    if queue is None:
+        return failure("MQRC_UNKNOWN_OBJECT_NAME", "open.unknown-object")
+
+    clauses: list[str] = []
+    if options & OO_INPUT_AS_Q_DEF:
+        # MQOO_INPUT_AS_Q_DEF opens shared or exclusive as the queue's DefInputOpenOption says.
+        exclusive = queue.definition.DefInputOpenOption == OO_INPUT_EXCLUSIVE
+        clauses.append("open.input-as-q-def")
+    else:
+        exclusive = bool(options & OO_INPUT_EXCLUSIVE) or (
+            bool(options & OO_INPUT_SHARED) and queue.definition.Shareability == 0
+        )
+    if options & OO_INPUT:
+        if queue.exclusive_input or (exclusive and queue.open_input_count):
+            return failure("MQRC_OBJECT_IN_USE", "open.input-exclusive-in-use")
+        queue.open_input_count += 1
+        queue.exclusive_input = exclusive
+    if options & OO_OUTPUT:
+        queue.open_output_count += 1
+
+    hobj = qm.next_handle()
+    qm.handles[hobj] = ObjectHandle(hobj=hobj, hconn=conn.hconn, queue=od.ObjectName, options=options)
+    conn.handles.add(hobj)
+    return Result(clauses=clauses, hobj=hobj)

@@ -1,0 +1,304 @@
+"""MQPUT and MQPUT1: the put side of messages, groups and segments.
+
+Source: "Logical and physical ordering" (seed 000) and "MQMD MsgFlags" (seed 003). The GroupId, MsgSeqNumber
+and Offset a put uses come from Table 1 (fixtures/tables/put-options.yaml); whether a put that does not fit the
+retained group information fails, warns or passes comes from Table 2 (put-close-outcome.yaml) and the
+consistency rows (put-group-consistency.yaml). This module finds rows; it does not restate them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .constants import VALUES
+from .errors import NotModelled
+from .handles import Connection, GroupPosition, ObjectHandle
+from .options import first_broken, unknown_bits
+from .queue import MAX_PRIORITY, PUT_PENDING, LocalQueue, StoredMessage
+from .result import MQCC_FAILED, MQCC_OK, MQCC_WARNING, Result, failure
+from .structures import MQMD, MQMD_VERSION_2, MQPMO, NONE_ID
+
+if TYPE_CHECKING:
+    from .qmgr import QueueManager
+
+PMO_SYNCPOINT = VALUES["MQPMO_SYNCPOINT"]
+PMO_LOGICAL_ORDER = VALUES["MQPMO_LOGICAL_ORDER"]
+PMO_NEW_MSG_ID = VALUES["MQPMO_NEW_MSG_ID"]
+PMO_NEW_CORREL_ID = VALUES["MQPMO_NEW_CORREL_ID"]
+
+MF_SEGMENTATION_ALLOWED = VALUES["MQMF_SEGMENTATION_ALLOWED"]
+MF_SEGMENT = VALUES["MQMF_SEGMENT"]
+MF_LAST_SEGMENT = VALUES["MQMF_LAST_SEGMENT"]
+MF_MSG_IN_GROUP = VALUES["MQMF_MSG_IN_GROUP"]
+MF_LAST_MSG_IN_GROUP = VALUES["MQMF_LAST_MSG_IN_GROUP"]
+MF_KNOWN = MF_SEGMENTATION_ALLOWED | MF_SEGMENT | MF_LAST_SEGMENT | MF_MSG_IN_GROUP | MF_LAST_MSG_IN_GROUP
+# Flags outside these masks are accepted and ignored (MQMF_ACCEPT_UNSUP_MASK); within them, unknown ones are not.
+MF_MUST_BE_KNOWN = VALUES["MQMF_REJECT_UNSUP_MASK"] | VALUES["MQMF_ACCEPT_UNSUP_IF_XMIT_MASK"]
+
+MQPER_NOT_PERSISTENT = VALUES["MQPER_NOT_PERSISTENT"]
+MQPER_PERSISTENT = VALUES["MQPER_PERSISTENT"]
+MQPER_PERSISTENCE_AS_Q_DEF = VALUES["MQPER_PERSISTENCE_AS_Q_DEF"]
+MQPRI_PRIORITY_AS_Q_DEF = VALUES["MQPRI_PRIORITY_AS_Q_DEF"]
+MAX_SEQ_OR_OFFSET = 999_999_999
+
+TABLE1 = "put.logical-order.table1"
+TABLE2 = "put.close-outcome.table2"
+CONSISTENCY = "put.group-consistency"
+PUT_OPTIONS = "put.options"
+
+
+class SpecGap(RuntimeError):
+    """The tables leave a combination undecided: a defect of the fixtures, never of the caller."""
+
+
+def table2_call(logical_order: bool) -> str:
+    """The "current call" column value of Table 2 for an MQPUT."""
+    return "MQPUT with MQPMO_LOGICAL_ORDER" if logical_order else "MQPUT without MQPMO_LOGICAL_ORDER"
+
+
+def resolve_persistence(md: MQMD, queue: LocalQueue) -> int | None:
+    """The Persistence the message is stored with; None when the field holds no valid value.
+
+    Clauses: put.persistence.as-q-def, put.persistence.invalid.
+    """
+    if md.Persistence == MQPER_PERSISTENCE_AS_Q_DEF:
+        return queue.definition.DefPersistence
+    if md.Persistence in (MQPER_NOT_PERSISTENT, MQPER_PERSISTENT):
+        return md.Persistence
+    return None
+
+
+def _group_flags(flags: int) -> tuple[bool, bool, bool, bool, bool]:
+    return (
+        bool(flags & (MF_MSG_IN_GROUP | MF_LAST_MSG_IN_GROUP)),
+        bool(flags & MF_LAST_MSG_IN_GROUP),
+        bool(flags & (MF_SEGMENT | MF_LAST_SEGMENT)),
+        bool(flags & MF_LAST_SEGMENT),
+        bool(flags & MF_SEGMENTATION_ALLOWED),
+    )
+
+
+def stored_flags(flags: int, clauses: list[str]) -> int:
+    """MsgFlags of the stored copy: LAST_MSG_IN_GROUP implies MSG_IN_GROUP, LAST_SEGMENT implies SEGMENT.
+
+    Clauses: msgflags.last-msg-in-group-implies-msg-in-group, msgflags.last-segment-implies-segment.
+    """
+    if flags & MF_LAST_MSG_IN_GROUP and not flags & MF_MSG_IN_GROUP:
+        flags |= MF_MSG_IN_GROUP
+        clauses.append("msgflags.last-msg-in-group-implies-msg-in-group")
+    if flags & MF_LAST_SEGMENT and not flags & MF_SEGMENT:
+        flags |= MF_SEGMENT
+        clauses.append("msgflags.last-segment-implies-segment")
+    return flags
+
+
+def check_consistency(qm: QueueManager, position: GroupPosition, facts: dict, call: str) -> tuple[int, str, list[str]]:
+    """Whether a put or close fits the retained group information: (CompCode, reason name, clauses).
+
+    The reason is the first matching row of put-group-consistency.yaml; the completion code is Table 2's for
+    this call and the previous put's MQPMO_LOGICAL_ORDER. Clauses: put.group-consistency.*, put.close-outcome.*.
+    """
+    row = qm.spec[CONSISTENCY].lookup(**facts)
+    if row is None:
+        return MQCC_OK, "MQRC_NONE", []
+    outcome = qm.spec[TABLE2].lookup(call=call, previous_logical_order=position.logical_order)
+    if outcome is None:
+        raise SpecGap(f"{TABLE2} has no row for {call!r}")
+    comp_code = VALUES[outcome.then["CompCode"]]
+    reason = row.then["Reason"] if comp_code != MQCC_OK else "MQRC_NONE"
+    return comp_code, reason, [row.id, outcome.id]
+
+
+def check_options(qm: QueueManager, options: int, call: str) -> Result | None:
+    """The failure for MQPMO options that are unknown or may not be combined on ``call``, else None.
+
+    Clauses: put.options.unknown and the rows of fixtures/tables/put-options-rules.yaml.
+    """
+    if unknown_bits(options, "MQPMO"):
+        return failure("MQRC_OPTIONS_ERROR", "put.options.unknown")
+    broken = first_broken(qm.spec[PUT_OPTIONS], options, call)
+    if broken is not None:
+        return failure(broken.reason, broken.id)
+    return None
+
+
+def put(
+    qm: QueueManager,
+    conn: Connection,
+    handle: ObjectHandle | None,
+    queue: LocalQueue,
+    md: MQMD,
+    pmo: MQPMO,
+    data: bytes,
+    call: str = "MQPUT",
+) -> Result:
+    """Put one message on ``queue``; ``handle`` is None for MQPUT1, which keeps no group information.
+
+    Clauses: put.options.*, put.logical-order.*, put.group-consistency.*, put.close-outcome.*, msgflags.*,
+    md.version-1-ignores-group-fields, put.persistence.*, put.priority.*, put.put-inhibited,
+    put.msg-too-big-for-q, put.msg-too-big-for-q-mgr, put.q-full, put.msg-seq-number-range, put.offset-range,
+    put.msgid.*, put.correlid.*, put.syncpoint.*, put.put1-no-group-check.
+    """
+    spec = qm.spec
+    options = pmo.Options
+    refused = check_options(qm, options, call)
+    if refused is not None:
+        return refused
+    logical = bool(options & PMO_LOGICAL_ORDER)
+    syncpoint = bool(options & PMO_SYNCPOINT)
+    clauses: list[str] = []
+    if logical and md.Version < MQMD_VERSION_2:
+        return failure("MQRC_WRONG_MD_VERSION", "put.logical-order.md-version")
+
+    version2 = md.Version >= MQMD_VERSION_2
+    if not version2:
+        clauses.append("md.version-1-ignores-group-fields")
+    flags = md.MsgFlags if version2 else 0
+    group_id_field = md.GroupId if version2 else NONE_ID
+    seq_field = md.MsgSeqNumber if version2 else 1
+    offset_field = md.Offset if version2 else 0
+    if flags & MF_MUST_BE_KNOWN & ~MF_KNOWN:
+        return failure("MQRC_MSG_FLAGS_ERROR", "msgflags.unknown-flag")
+    in_group, last_in_group, segment, last_segment, segmentation_allowed = _group_flags(flags)
+    if segment and not last_segment and not data:
+        return failure("MQRC_SEGMENT_LENGTH_ZERO", "msgflags.segment-length-zero")
+
+    persistence = resolve_persistence(md, queue)
+    if persistence is None:
+        return failure("MQRC_PERSISTENCE_ERROR", "put.persistence.invalid")
+    if md.Persistence == MQPER_PERSISTENCE_AS_Q_DEF:
+        clauses.append("put.persistence.as-q-def")
+    priority = md.Priority
+    if priority == MQPRI_PRIORITY_AS_Q_DEF:
+        priority = queue.definition.DefPriority
+        clauses.append("put.priority.as-q-def")
+    elif priority < 0:
+        return failure("MQRC_PRIORITY_ERROR", "put.priority.invalid")
+
+    if queue.definition.InhibitPut:
+        return failure("MQRC_PUT_INHIBITED", "put.put-inhibited")
+    if len(data) > qm.max_msg_length:
+        return failure("MQRC_MSG_TOO_BIG_FOR_Q_MGR", "put.msg-too-big-for-q-mgr")
+    if len(data) > queue.definition.MaxMsgLength:
+        if segmentation_allowed:
+            raise NotModelled("segmentation by the queue manager (MQMF_SEGMENTATION_ALLOWED on a message longer "
+                              "than the queue's MaxMsgLength)")
+        return failure("MQRC_MSG_TOO_BIG_FOR_Q", "put.msg-too-big-for-q")
+
+    comp_code, reason = MQCC_OK, "MQRC_NONE"
+    position = handle.put_position if handle is not None else GroupPosition()
+    if handle is None:
+        clauses.append("put.put1-no-group-check")
+    else:
+        if not logical and (in_group or segment):
+            clauses.append("put.logical-order.restart-in-middle")
+        facts = {
+            "closing": False,
+            "current_group": position.current_group,
+            "current_logical_message": position.current_logical_message,
+            "in_group": in_group,
+            "segment": segment,
+            "group_flags_changed": (in_group, last_in_group) != (position.in_group, position.last_in_group),
+            "persistence_differs": persistence != position.persistence,
+            "syncpoint_differs": syncpoint != position.in_syncpoint,
+        }
+        comp_code, reason, decided = check_consistency(qm, position, facts, table2_call(logical))
+        clauses.extend(decided)
+        if comp_code == MQCC_FAILED:
+            return Result(comp_code, VALUES[reason], clauses)
+
+    row = spec[TABLE1].lookup(
+        logical_order=logical,
+        in_group=in_group,
+        segment=segment,
+        segmentation_allowed=segmentation_allowed,
+        current_group=position.current_group,
+        current_logical_message=position.current_logical_message,
+    )
+    if row is None:
+        raise SpecGap(f"{TABLE1} and {CONSISTENCY} leave this put undecided: flags {flags}, {position}")
+    clauses.append(row.id)
+    group_id = _group_id(qm, row.then["GroupId"], position, group_id_field)
+    seq = {"one": 1, "previous-plus-one": position.seq + 1, "previous": position.seq, "field": seq_field}[
+        row.then["MsgSeqNumber"]
+    ]
+    offset = {"zero": 0, "previous-end": position.offset + position.length, "field": offset_field}[row.then["Offset"]]
+    if not 1 <= seq <= MAX_SEQ_OR_OFFSET:
+        return Result(MQCC_FAILED, VALUES["MQRC_MSG_SEQ_NUMBER_ERROR"], clauses + ["put.msg-seq-number-range"])
+    if not 0 <= offset <= MAX_SEQ_OR_OFFSET:
+        return Result(MQCC_FAILED, VALUES["MQRC_OFFSET_ERROR"], clauses + ["put.offset-range"])
+
+    if queue.depth >= queue.definition.MaxQDepth:
+        return Result(MQCC_FAILED, VALUES["MQRC_Q_FULL"], clauses + ["put.q-full"])
+
+    if options & PMO_NEW_MSG_ID or md.MsgId == NONE_ID:
+        msg_id = qm.ids.new_id()
+        clauses.append("put.msgid.generated")
+    else:
+        msg_id = md.MsgId
+        clauses.append("put.msgid.from-field")
+    if options & PMO_NEW_CORREL_ID:
+        correl_id = qm.ids.new_id()
+        clauses.append("put.correlid.generated")
+    else:
+        correl_id = md.CorrelId
+
+    put_date, put_time = qm.clock.put_date_time()
+    stored = md.copy()
+    stored.Version = MQMD_VERSION_2
+    stored.MsgId, stored.CorrelId, stored.GroupId = msg_id, correl_id, group_id
+    stored.MsgSeqNumber, stored.Offset = seq, offset
+    stored.MsgFlags = stored_flags(flags, clauses)
+    stored.Persistence, stored.Priority = persistence, priority
+    stored.PutDate, stored.PutTime = put_date, put_time
+    stored.BackoutCount = 0
+    message = StoredMessage(seq=qm.next_seq(), md=stored, data=bytes(data), token=qm.ids.new_token())
+    if syncpoint:
+        uow = qm.unit_of_work(conn)
+        message.state, message.uow = PUT_PENDING, uow.ident
+        uow.puts.append((queue.definition.name, message))
+        clauses.append("put.syncpoint.invisible-until-commit")
+    queue.add(message)
+
+    if handle is not None:
+        _retain(position, logical, stored, len(data), persistence, syncpoint)
+
+    if priority > MAX_PRIORITY and comp_code == MQCC_OK:
+        comp_code, reason = MQCC_WARNING, "MQRC_PRIORITY_EXCEEDS_MAXIMUM"
+        clauses.append("put.priority.exceeds-maximum")
+
+    out = md.copy()  # the caller's MsgFlags stay as given (msgflags.caller-md-unchanged)
+    out.MsgId, out.CorrelId = msg_id, correl_id
+    if version2:
+        out.GroupId, out.MsgSeqNumber, out.Offset = group_id, seq, offset
+    out.PutDate, out.PutTime = put_date, put_time
+    pmo_out = MQPMO(Version=pmo.Version, Options=pmo.Options,
+                    ResolvedQName=queue.definition.name, ResolvedQMgrName=qm.name)
+    return Result(comp_code, VALUES[reason], clauses, md=out, pmo=pmo_out)
+
+
+def _group_id(qm: QueueManager, rule: str, position: GroupPosition, field: bytes) -> bytes:
+    if rule == "MQGI_NONE":
+        return NONE_ID
+    if rule == "previous":
+        return position.group_id
+    if rule == "new-if-none-else-field" and field != NONE_ID:
+        return field
+    return qm.ids.new_id()
+
+
+def _retain(position: GroupPosition, logical: bool, md: MQMD, length: int, persistence: int, syncpoint: bool) -> None:
+    """Update the handle's retained group information after a successful put.
+
+    A put without MQPMO_LOGICAL_ORDER replaces it with the put's own values
+    (put.logical-order.restart-in-middle); a put with it continues it, and the first message of a group or
+    logical message fixes the Persistence and unit-of-work setting the rest must repeat.
+    """
+    in_group, last_in_group, segment, last_segment, _ = _group_flags(md.MsgFlags)
+    if not logical or not position.unterminated:
+        position.persistence, position.in_syncpoint = persistence, syncpoint
+    position.group_id, position.seq, position.offset, position.length = md.GroupId, md.MsgSeqNumber, md.Offset, length
+    position.current_group = in_group and not (last_in_group and (not segment or last_segment))
+    position.current_logical_message = segment and not last_segment
+    position.in_group, position.last_in_group = in_group, last_in_group
+    position.logical_order = logical

@@ -1,0 +1,179 @@
+"""The queue manager: a value holding queues, connections, handles, units of work, a clock and an identifier
+generator, with one method per MQI verb.
+
+Each verb finds its connection and handle, then hands over to the module that mirrors the documents' topic
+(open, put, get, close, syncpoint, inquire). Nothing is global: two queue managers built with the same
+arguments and given the same calls are equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import close as close_module
+from . import get as get_module
+from . import inquire as inquire_module
+from . import open as open_module
+from . import put as put_module
+from . import syncpoint
+from .clock import Clock
+from .constants import VALUES
+from .handles import Connection, ObjectHandle, UnitOfWork
+from .ids import IdGenerator
+from .queue import LocalQueue, QueueDefinition
+from .result import Result, failure
+from .structures import MQGMO, MQMD, MQOD, MQPMO
+from .tables import Spec, default_spec
+
+OO_OUTPUT = VALUES["MQOO_OUTPUT"]
+
+
+@dataclass
+class QueueManager:
+    """One queue manager of the model. ``spec`` holds the tables it decides by (a mutant passes its own)."""
+
+    name: str = "QM1"
+    seed: int = 0
+    max_msg_length: int = 4_194_304
+    spec: Spec = field(default_factory=default_spec, compare=False, repr=False)
+    clock: Clock = field(default_factory=Clock)
+    ids: IdGenerator = field(init=False)
+    queues: dict[str, LocalQueue] = field(default_factory=dict)
+    connections: dict[int, Connection] = field(default_factory=dict)
+    handles: dict[int, ObjectHandle] = field(default_factory=dict)
+    last_seq: int = 0
+    last_hconn: int = 0
+    last_hobj: int = 0
+    last_uow: int = 0
+
+    def __post_init__(self) -> None:
+        self.ids = IdGenerator(self.name, self.seed)
+
+    # -- counters -------------------------------------------------------------------------------------------
+    def next_seq(self) -> int:
+        """The physical position of the next message to arrive."""
+        self.last_seq += 1
+        return self.last_seq
+
+    def next_handle(self) -> int:
+        """A new object handle number."""
+        self.last_hobj += 1
+        return self.last_hobj
+
+    def unit_of_work(self, conn: Connection) -> UnitOfWork:
+        """The connection's unit of work, started by its first call under syncpoint."""
+        if conn.uow is None:
+            self.last_uow += 1
+            conn.uow = UnitOfWork(self.last_uow)
+        return conn.uow
+
+    # -- administration -------------------------------------------------------------------------------------
+    def define_queue(self, definition: QueueDefinition) -> Result:
+        """Define a local queue (DEFINE QLOCAL); redefining an existing name replaces its attributes."""
+        existing = self.queues.get(definition.name)
+        if existing is None:
+            self.queues[definition.name] = LocalQueue(definition)
+        else:
+            existing.definition = definition
+        return Result(clauses=["admin.define-queue"])
+
+    def advance_clock(self, milliseconds: int) -> Result:
+        """Let time pass (the model never sleeps)."""
+        self.clock.advance(milliseconds)
+        return Result()
+
+    # -- MQI verbs ------------------------------------------------------------------------------------------
+    def connect(self) -> Result:
+        """MQCONN: a new connection handle in ``Result.hconn``."""
+        self.last_hconn += 1
+        self.connections[self.last_hconn] = Connection(self.last_hconn)
+        return Result(hconn=self.last_hconn)
+
+    def disconnect(self, hconn: int) -> Result:
+        """MQDISC: close the connection's handles and commit its unit of work (a normal end of program)."""
+        conn = self.connections.get(hconn)
+        if conn is None:
+            return failure("MQRC_HCONN_ERROR", "conn.hconn-error")
+        for hobj in sorted(conn.handles):
+            close_module.close_queue(self, conn, self.handles[hobj], 0)
+        syncpoint.commit(self, conn)
+        del self.connections[hconn]
+        return Result(clauses=["conn.disconnect-commits"])
+
+    def _conn(self, hconn: int) -> Connection | Result:
+        conn = self.connections.get(hconn)
+        return conn if conn is not None else failure("MQRC_HCONN_ERROR", "conn.hconn-error")
+
+    def _handle(self, hconn: int, hobj: int) -> tuple[Connection, ObjectHandle] | Result:
+        conn = self._conn(hconn)
+        if isinstance(conn, Result):
+            return conn
+        handle = self.handles.get(hobj)
+        if handle is None or handle.hconn != hconn:
+            return failure("MQRC_HOBJ_ERROR", "conn.hobj-error")
+        return conn, handle
+
+    def open(self, hconn: int, od: MQOD, options: int) -> Result:
+        """MQOPEN (see reference/open.py)."""
+        conn = self._conn(hconn)
+        if isinstance(conn, Result):
+            return conn
+        return open_module.open_queue(self, conn, od, options)
+
+    def close(self, hconn: int, hobj: int, options: int = 0) -> Result:
+        """MQCLOSE (see reference/close.py)."""
+        found = self._handle(hconn, hobj)
+        if isinstance(found, Result):
+            return found
+        return close_module.close_queue(self, *found, options)
+
+    def put(self, hconn: int, hobj: int, md: MQMD, pmo: MQPMO, data: bytes) -> Result:
+        """MQPUT (see reference/put.py)."""
+        found = self._handle(hconn, hobj)
+        if isinstance(found, Result):
+            return found
+        conn, handle = found
+        if not handle.options & OO_OUTPUT:
+            return failure("MQRC_NOT_OPEN_FOR_OUTPUT", "put.not-open-for-output")
+        return put_module.put(self, conn, handle, self.queues[handle.queue], md, pmo, data)
+
+    def put1(self, hconn: int, od: MQOD, md: MQMD, pmo: MQPMO, data: bytes) -> Result:
+        """MQPUT1: open for output, put once, close; no group information is kept or checked."""
+        conn = self._conn(hconn)
+        if isinstance(conn, Result):
+            return conn
+        refused = put_module.check_options(self, pmo.Options, "MQPUT1")
+        if refused is not None:
+            return refused
+        opened = open_module.open_queue(self, conn, od, OO_OUTPUT)
+        if opened.failed:
+            return opened
+        handle = self.handles[opened.hobj]
+        result = put_module.put(self, conn, None, self.queues[handle.queue], md, pmo, data, call="MQPUT1")
+        close_module.close_queue(self, conn, handle, 0)
+        return result
+
+    def get(self, hconn: int, hobj: int, md: MQMD, gmo: MQGMO, buffer_length: int | None = None) -> Result:
+        """MQGET (see reference/get.py). ``buffer_length`` None means a buffer large enough for any message."""
+        found = self._handle(hconn, hobj)
+        if isinstance(found, Result):
+            return found
+        conn, handle = found
+        return get_module.get(self, conn, handle, self.queues[handle.queue], md, gmo, buffer_length)
+
+    def commit(self, hconn: int) -> Result:
+        """MQCMIT (see reference/syncpoint.py)."""
+        conn = self._conn(hconn)
+        return conn if isinstance(conn, Result) else syncpoint.commit(self, conn)
+
+    def backout(self, hconn: int) -> Result:
+        """MQBACK (see reference/syncpoint.py)."""
+        conn = self._conn(hconn)
+        return conn if isinstance(conn, Result) else syncpoint.backout(self, conn)
+
+    def inquire(self, hconn: int, hobj: int, selectors: list[str]) -> Result:
+        """MQINQ of integer attributes, by MQIA_* name (see reference/inquire.py)."""
+        found = self._handle(hconn, hobj)
+        if isinstance(found, Result):
+            return found
+        return inquire_module.inquire(self, found[1], selectors)

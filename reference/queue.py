@@ -1,0 +1,131 @@
+"""Local queues: their attributes and the messages on them, in physical order within priority.
+
+Physical order is arrival order (``seq``). A queue whose MsgDeliverySequence is MQMDS_PRIORITY delivers the
+highest priority first and, within a priority, in physical order; MQMDS_FIFO delivers in physical order alone
+("Logical and physical ordering", seed 000). Indexes on MsgId, CorrelId and GroupId let a matched get find its
+candidates without scanning the queue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .structures import MQMD
+
+MQMDS_PRIORITY = 0
+MQMDS_FIFO = 1
+MAX_PRIORITY = 9  # the queue manager's MaxPriority on Multiplatforms
+
+# A stored message is visible, or belongs to a unit of work that has not ended yet.
+VISIBLE = 0
+PUT_PENDING = 1  # put in a unit of work not yet committed: on the queue, counted in depth, invisible
+GET_PENDING = 2  # got in a unit of work not yet committed: invisible, restored by backout
+
+INDEXED_FIELDS = ("MsgId", "CorrelId", "GroupId")
+
+
+@dataclass(slots=True)
+class QueueDefinition:
+    """A local queue's attributes, named as MQINQ and DEFINE QLOCAL name them, with their defaults."""
+
+    name: str
+    MaxMsgLength: int = 4_194_304
+    MaxQDepth: int = 5000
+    InhibitPut: bool = False
+    InhibitGet: bool = False
+    MsgDeliverySequence: int = MQMDS_PRIORITY
+    DefPersistence: int = 0  # MQPER_NOT_PERSISTENT
+    DefPriority: int = 0
+    DefInputOpenOption: int = 2  # MQOO_INPUT_SHARED
+    Shareability: int = 1  # MQQA_SHAREABLE
+
+
+@dataclass(slots=True)
+class StoredMessage:
+    """A physical message on a queue: the stored copy of its descriptor, its data and its state."""
+
+    seq: int
+    md: MQMD
+    data: bytes
+    token: bytes
+    state: int = VISIBLE
+    uow: int | None = None
+
+    @property
+    def level(self) -> int:
+        """The priority level the message is queued at (priorities above MaxPriority queue at MaxPriority)."""
+        return min(self.md.Priority, MAX_PRIORITY)
+
+
+def _empty_levels() -> list[dict[int, StoredMessage]]:
+    return [{} for _ in range(MAX_PRIORITY + 1)]
+
+
+def _empty_indexes() -> dict[str, dict[bytes, dict[int, StoredMessage]]]:
+    return {name: {} for name in INDEXED_FIELDS}
+
+
+@dataclass
+class LocalQueue:
+    """A local queue: its definition and its messages."""
+
+    definition: QueueDefinition
+    messages: dict[int, StoredMessage] = field(default_factory=dict)  # physical order
+    levels: list[dict[int, StoredMessage]] = field(default_factory=_empty_levels)
+    indexes: dict[str, dict[bytes, dict[int, StoredMessage]]] = field(default_factory=_empty_indexes)
+    open_input_count: int = 0
+    open_output_count: int = 0
+    exclusive_input: bool = False
+
+    @property
+    def depth(self) -> int:
+        """CurrentQDepth: every message on the queue, committed or not."""
+        return len(self.messages)
+
+    def add(self, message: StoredMessage) -> None:
+        """Place a message at the end of its priority level."""
+        self.messages[message.seq] = message
+        self.levels[message.level][message.seq] = message
+        md = message.md
+        for name in INDEXED_FIELDS:
+            self.indexes[name].setdefault(getattr(md, name), {})[message.seq] = message
+
+    def remove(self, message: StoredMessage) -> None:
+        """Take a message off the queue for good."""
+        del self.messages[message.seq]
+        del self.levels[message.level][message.seq]
+        md = message.md
+        for name in INDEXED_FIELDS:
+            bucket = self.indexes[name][getattr(md, name)]
+            del bucket[message.seq]
+            if not bucket:
+                del self.indexes[name][getattr(md, name)]
+
+    def delivery_key(self, message: StoredMessage) -> tuple[int, int]:
+        """Sort key of delivery order: priority first unless the queue is FIFO, then physical order."""
+        if self.definition.MsgDeliverySequence == MQMDS_FIFO:
+            return (0, message.seq)
+        return (-message.level, message.seq)
+
+    def in_delivery_order(self) -> Iterator[StoredMessage]:
+        """Every message, in the order a destructive get without selection would meet them."""
+        if self.definition.MsgDeliverySequence == MQMDS_FIFO:
+            yield from list(self.messages.values())
+            return
+        for level in reversed(self.levels):
+            yield from list(level.values())
+
+    def candidates(self, keys: dict[str, bytes]) -> Iterator[StoredMessage]:
+        """Messages whose indexed fields equal ``keys``, in delivery order (all messages when ``keys`` is empty)."""
+        if not keys:
+            yield from self.in_delivery_order()
+            return
+        buckets = []
+        for name, wanted in keys.items():
+            bucket = self.indexes[name].get(wanted)
+            if not bucket:
+                return
+            buckets.append(bucket)
+        smallest = min(buckets, key=len)
+        yield from sorted(smallest.values(), key=self.delivery_key)

@@ -1,0 +1,58 @@
+"""Units of work: MQCMIT and MQBACK on a connection.
+
+A message put under syncpoint stays invisible until MQCMIT and disappears on MQBACK; a message got under
+syncpoint is removed by MQCMIT and restored by MQBACK with its BackoutCount increased
+(shared/mq-facts.md section 2.8; IBM MQ "Units of work").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .handles import Connection
+from .queue import VISIBLE
+from .result import Result
+
+if TYPE_CHECKING:
+    from .qmgr import QueueManager
+
+
+def commit(qm: QueueManager, conn: Connection) -> Result:
+    """End the connection's unit of work, making its puts visible and its gets final.
+
+    Clauses: uow.commit.puts-visible, uow.commit.gets-final.
+    """
+    uow, conn.uow = conn.uow, None
+    clauses: list[str] = []
+    if uow is None:
+        return Result(clauses=["uow.commit.nothing-to-do"])
+    for _name, message in uow.puts:
+        message.state, message.uow = VISIBLE, None
+    for name, message in uow.gets:
+        qm.queues[name].remove(message)
+    if uow.puts:
+        clauses.append("uow.commit.puts-visible")
+    if uow.gets:
+        clauses.append("uow.commit.gets-final")
+    return Result(clauses=clauses)
+
+
+def backout(qm: QueueManager, conn: Connection) -> Result:
+    """Undo the connection's unit of work: its puts vanish, its gets return with BackoutCount + 1.
+
+    Clauses: uow.backout.puts-removed, uow.backout.gets-restored.
+    """
+    uow, conn.uow = conn.uow, None
+    clauses: list[str] = []
+    if uow is None:
+        return Result(clauses=["uow.backout.nothing-to-do"])
+    for name, message in uow.puts:
+        qm.queues[name].remove(message)
+    for _name, message in uow.gets:
+        message.state, message.uow = VISIBLE, None
+        message.md.BackoutCount += 1
+    if uow.puts:
+        clauses.append("uow.backout.puts-removed")
+    if uow.gets:
+        clauses.append("uow.backout.gets-restored")
+    return Result(clauses=clauses)
