@@ -1,0 +1,251 @@
+"""Table-driven tests: every row of every table in fixtures/tables, checked against the adapter under test.
+
+The expected values are read from the rows, so these tests certify any implementation against the documents'
+tables. (The model reads the same rows; the scenarios under fixtures/scenarios hold concrete values, so a row
+changed on disk is caught there, and a row changed in memory - a table mutant - is caught here.)
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from reference.calls import Call, Outcome
+from reference.constants import VALUES
+from reference.tables import EITHER, default_spec
+
+SPEC = default_spec()
+TABLE1 = SPEC["put.logical-order.table1"]
+TABLE2 = SPEC["put.close-outcome.table2"]
+CONSISTENCY = SPEC["put.group-consistency"]
+NONE_HEX = "MQGI_NONE"
+FIELD_GROUP = "FIELD-GROUP"
+FIELD_SEQ, FIELD_OFFSET = 7, 100
+SETUP_DATA = "12345"  # the previous segment's length is 5
+
+
+class Session:
+    """Calls on an adapter, failing the test on an executor error."""
+
+    def __init__(self, adapter):
+        self.adapter = adapter
+
+    def __call__(self, op: str, **args) -> Outcome:
+        outcome = self.adapter.execute(Call(op, args))
+        assert outcome.error is None, f"{op} {args}: {outcome.error}"
+        return outcome
+
+    def ok(self, op: str, **args) -> Outcome:
+        outcome = self(op, **args)
+        assert outcome.CompCode == "MQCC_OK", f"{op} {args}: {outcome.CompCode} {outcome.Reason}"
+        return outcome
+
+
+def _open(session: Session, options=("MQOO_OUTPUT", "MQOO_INPUT_SHARED")) -> None:
+    session.ok("define_queue", name="Q1")
+    session.ok("open", handle="h", queue="Q1", Options=list(options))
+
+
+def _flags(in_group: bool, segment: bool, segmentation_allowed: bool = False) -> list[str]:
+    flags = []
+    if in_group:
+        flags.append("MQMF_MSG_IN_GROUP")
+    if segment:
+        flags.append("MQMF_SEGMENT")
+    if segmentation_allowed:
+        flags.append("MQMF_SEGMENTATION_ALLOWED")
+    return flags
+
+
+def _establish(session: Session, current_group: bool, current_logical_message: bool, logical: bool = True) -> dict:
+    """Put one message that leaves the handle with the given group state; return its MD outcome."""
+    if not (current_group or current_logical_message):
+        return {}
+    pmo = {"Options": ["MQPMO_LOGICAL_ORDER"] if logical else []}
+    md = {"MsgFlags": _flags(current_group, current_logical_message)}
+    return session.ok("put", handle="h", PMO=pmo, MD=md, data=SETUP_DATA).MD
+
+
+def _concrete(row) -> list[dict]:
+    names = list(TABLE1.inputs)
+    choices = [[True, False] if row.when.get(n, EITHER) == EITHER else [row.when[n]] for n in names]
+    return [dict(zip(names, combo)) for combo in itertools.product(*choices)]
+
+
+TABLE1_CASES = [
+    pytest.param(row, facts, field_group, id=f"{row.id}-{i}-{'none' if field_group == NONE_HEX else 'field'}")
+    for row in TABLE1.rows
+    for i, facts in enumerate(_concrete(row))
+    for field_group in ((NONE_HEX, FIELD_GROUP) if row.then["GroupId"] == "new-if-none-else-field" else (NONE_HEX,))
+]
+
+
+@pytest.mark.parametrize(("row", "facts", "field_group"), TABLE1_CASES)
+def test_put_uses_the_group_id_sequence_and_offset_of_its_table1_row(adapter, row, facts, field_group):
+    session = Session(adapter)
+    _open(session)
+    previous = _establish(session, facts["current_group"], facts["current_logical_message"])
+    pmo = {"Options": ["MQPMO_LOGICAL_ORDER"] if facts["logical_order"] else []}
+    md = {"MsgFlags": _flags(facts["in_group"], facts["segment"], facts["segmentation_allowed"]),
+          "GroupId": field_group, "MsgSeqNumber": FIELD_SEQ, "Offset": FIELD_OFFSET}
+    outcome = session("put", handle="h", PMO=pmo, MD=md, data="abc")
+    assert outcome.CompCode in ("MQCC_OK", "MQCC_WARNING"), (outcome.CompCode, outcome.Reason)
+    group_id, seq, offset = outcome.MD["GroupId"], outcome.MD["MsgSeqNumber"], outcome.MD["Offset"]
+
+    rule = row.then["GroupId"]
+    field_hex = FIELD_GROUP.encode().ljust(24, b"\0").hex()
+    if rule == "MQGI_NONE":
+        assert group_id == NONE_HEX
+    elif rule == "previous":
+        assert group_id == previous["GroupId"]
+    elif rule == "new-if-none-else-field" and field_group != NONE_HEX:
+        assert group_id == field_hex
+    else:  # a new identifier: not none, not the previous one, not the field's
+        assert group_id not in (NONE_HEX, previous.get("GroupId"), field_hex)
+    expected_seq = {"one": 1, "previous-plus-one": previous.get("MsgSeqNumber", 0) + 1,
+                    "previous": previous.get("MsgSeqNumber"), "field": FIELD_SEQ}[row.then["MsgSeqNumber"]]
+    expected_offset = {"zero": 0, "previous-end": previous.get("Offset", 0) + len(SETUP_DATA),
+                       "field": FIELD_OFFSET}[row.then["Offset"]]
+    assert (seq, offset) == (expected_seq, expected_offset)
+
+    # The stored copy carries the same values.
+    got = session.ok("get", handle="h", MD={"MsgId": {"hex": outcome.MD["MsgId"]}},
+                     GMO={"MatchOptions": ["MQMO_MATCH_MSG_ID"]})
+    assert (got.MD["GroupId"], got.MD["MsgSeqNumber"], got.MD["Offset"]) == (group_id, seq, offset)
+
+
+def test_table1_and_the_consistency_rows_decide_every_logical_order_put():
+    """Every combination of Table 1's inputs has exactly one Table 1 row, or a consistency row says why not."""
+    undecided = []
+    for facts in TABLE1.combinations():
+        matches = [row.id for row in TABLE1.rows if row.matches(facts)]
+        assert len(matches) <= 1, (facts, matches)
+        if matches or not facts["logical_order"]:
+            continue
+        consistency = {"closing": False, "group_flags_changed": False, "persistence_differs": False,
+                       "syncpoint_differs": False, **{k: facts[k] for k in ("current_group", "current_logical_message",
+                                                                         "in_group", "segment")}}
+        if consistency["current_logical_message"] and not consistency["current_group"] and facts["in_group"]:
+            consistency["group_flags_changed"] = True
+        if CONSISTENCY.lookup(**consistency) is None:
+            undecided.append(facts)
+    assert undecided == []
+
+
+# -- Table 2 -------------------------------------------------------------------------------------------------
+
+CALLS = {
+    "MQPUT with MQPMO_LOGICAL_ORDER": lambda s: s("put", handle="h", PMO={"Options": ["MQPMO_LOGICAL_ORDER"]}, data="x"),
+    "MQPUT without MQPMO_LOGICAL_ORDER": lambda s: s("put", handle="h", data="x"),
+    "MQCLOSE": lambda s: s("close", handle="h"),
+}
+
+
+@pytest.mark.parametrize("row", TABLE2.rows, ids=[r.id for r in TABLE2.rows])
+def test_call_inconsistent_with_an_open_group_completes_as_table2_says(adapter, row):
+    session = Session(adapter)
+    _open(session)
+    _establish(session, current_group=True, current_logical_message=False, logical=row.when["previous_logical_order"])
+    outcome = CALLS[row.when["call"]](session)
+    assert outcome.CompCode == row.then["CompCode"]
+    expected_reason = "MQRC_NONE" if row.then["CompCode"] == "MQCC_OK" else "MQRC_INCOMPLETE_GROUP"
+    assert outcome.Reason == expected_reason
+
+
+# -- consistency rows ---------------------------------------------------------------------------------------
+
+def _situation(session: Session, row_id: str) -> Outcome:
+    """Make the call that the consistency row ``row_id`` is the first to decide."""
+    logical = {"Options": ["MQPMO_LOGICAL_ORDER"]}
+    in_uow = {"Options": ["MQPMO_LOGICAL_ORDER", "MQPMO_SYNCPOINT"]}
+    group = {"MsgFlags": ["MQMF_MSG_IN_GROUP"]}
+    segment = {"MsgFlags": ["MQMF_SEGMENT"]}
+    put = lambda pmo, md, data="x": session("put", handle="h", PMO=pmo, MD=md, data=data)  # noqa: E731
+    if row_id == "put.group-consistency.close-incomplete-msg":
+        session.ok("put", handle="h", PMO=logical, MD={"MsgFlags": ["MQMF_MSG_IN_GROUP", "MQMF_SEGMENT"]}, data="x")
+        return session("close", handle="h")
+    if row_id == "put.group-consistency.close-incomplete-group":
+        session.ok("put", handle="h", PMO=logical, MD=group, data="x")
+        return session("close", handle="h")
+    if row_id == "put.group-consistency.incomplete-msg-not-segment":
+        session.ok("put", handle="h", PMO=logical, MD={"MsgFlags": ["MQMF_MSG_IN_GROUP", "MQMF_SEGMENT"]}, data="x")
+        return put(logical, {})
+    if row_id == "put.group-consistency.incomplete-msg-group-flags":
+        session.ok("put", handle="h", PMO=logical, MD={"MsgFlags": ["MQMF_MSG_IN_GROUP", "MQMF_SEGMENT"]}, data="x")
+        return put(logical, {"MsgFlags": ["MQMF_LAST_MSG_IN_GROUP", "MQMF_SEGMENT"]})
+    if row_id == "put.group-consistency.incomplete-group":
+        session.ok("put", handle="h", PMO=logical, MD=group, data="x")
+        return put(logical, {})
+    if row_id == "put.group-consistency.persistence-in-group":
+        session.ok("put", handle="h", PMO=logical, MD={**group, "Persistence": "MQPER_PERSISTENT"}, data="x")
+        return put(logical, {**group, "Persistence": "MQPER_NOT_PERSISTENT"})
+    if row_id == "put.group-consistency.persistence-in-logical-message":
+        session.ok("put", handle="h", PMO=logical, MD={**segment, "Persistence": "MQPER_PERSISTENT"}, data="x")
+        return put(logical, {**segment, "Persistence": "MQPER_NOT_PERSISTENT"})
+    if row_id == "put.group-consistency.uow-in-group":
+        session.ok("put", handle="h", PMO=in_uow, MD=group, data="x")
+        return put(logical, group)
+    if row_id == "put.group-consistency.uow-in-logical-message":
+        session.ok("put", handle="h", PMO=logical, MD=segment, data="x")
+        return put(in_uow, segment)
+    raise AssertionError(f"no situation written for {row_id}: add one so every row is tested")
+
+
+@pytest.mark.parametrize("row", CONSISTENCY.rows, ids=[r.id for r in CONSISTENCY.rows])
+def test_inconsistent_logical_order_call_reports_the_reason_of_its_row(adapter, row):
+    session = Session(adapter)
+    _open(session)
+    outcome = _situation(session, row.id)
+    closing = row.when.get("closing") is True
+    expected_cc = TABLE2.lookup(call="MQCLOSE" if closing else "MQPUT with MQPMO_LOGICAL_ORDER",
+                                previous_logical_order=True).then["CompCode"]
+    assert (outcome.CompCode, outcome.Reason) == (expected_cc, row.then["Reason"])
+
+
+# -- option rules -------------------------------------------------------------------------------------------
+
+OPTION_TABLES = [t for t in SPEC.tables.values() if hasattr(t, "family")]
+OPTION_ROWS = [pytest.param(t, r, id=r.id) for t in OPTION_TABLES for r in t.rows]
+BASE = {"MQOO": ["MQOO_OUTPUT"], "MQPMO": [], "MQGMO": []}
+
+
+def _breaking_options(family: str, rule) -> list[str] | None:
+    """Options that break ``rule`` and, as far as the rule table says, nothing before it."""
+    nonzero = lambda names: [n for n in names if VALUES[n]]  # noqa: E731
+    if rule.at_most_one:
+        return BASE[family] + nonzero(rule.at_most_one)[:2]
+    if rule.if_any:
+        needed = set(rule.requires_one_of)
+        base = [o for o in BASE[family] if o not in needed] or (["MQOO_INQUIRE"] if family == "MQOO" else [])
+        return base + nonzero(rule.if_any)[:1]
+    if rule.forbidden:
+        return BASE[family] + nonzero(rule.forbidden)[:1]
+    return None  # at-least-one with a zero-valued member cannot be broken
+
+
+def _call_with(session: Session, family: str, call: str, options: list[str]) -> Outcome:
+    if family == "MQOO":
+        return session("open", handle="h", queue="Q1", Options=options)
+    session.ok("open", handle="h", queue="Q1", Options=["MQOO_OUTPUT", "MQOO_INPUT_SHARED"])
+    if family == "MQPMO":
+        if call == "MQPUT1":
+            return session("put1", queue="Q1", PMO={"Options": options}, data="x")
+        return session("put", handle="h", PMO={"Options": options}, data="x")
+    session.ok("put", handle="h", data="x")
+    return session("get", handle="h", GMO={"Options": options})
+
+
+@pytest.mark.parametrize(("table", "rule"), OPTION_ROWS)
+def test_options_that_break_a_documented_rule_are_refused(adapter, table, rule):
+    session = Session(adapter)
+    session.ok("define_queue", name="Q1")
+    options = _breaking_options(table.family, rule)
+    if options is None:
+        # As documented, the rule is met by a zero-valued option; a minimal legal call must then succeed.
+        outcome = _call_with(session, table.family, "MQOPEN", [n for n in rule.at_least_one if VALUES[n]][:1])
+        assert outcome.CompCode == "MQCC_OK"
+        return
+    call = rule.calls[0] if rule.calls else {"MQOO": "MQOPEN", "MQPMO": "MQPUT", "MQGMO": "MQGET"}[table.family]
+    outcome = _call_with(session, table.family, call, options)
+    assert (outcome.CompCode, outcome.Reason) == ("MQCC_FAILED", rule.reason)
