@@ -1,20 +1,22 @@
-"""MQGET that removes messages: selection, matching, truncation, syncpoint, and the status outputs.
+"""MQGET: destructive gets and browsing, in physical or logical order, with reassembly.
 
-Sources: "Logical and physical ordering" (seed 000) for the order messages are met in; shared/mq-facts.md
-sections 2.2, 2.5, 2.6 and 2.8 for match options, GroupStatus/SegmentStatus and reason codes. Browsing and
-the logical-order, reassembly and mark options belong to their own modules and are not modelled here yet.
+Sources: "Logical and physical ordering" (seed 000) for physical and logical order, browse state kept apart from
+get state, MQGMO_BROWSE_FIRST resetting it, BROWSE_NEXT keeping the LOGICAL_ORDER setting, and the warning
+about browsing past the end of a group; shared/mq-facts.md sections 2.2-2.8 for match options, the logical-order
+table (fixtures/tables/get-logical-order.yaml), reassembly, GroupStatus/SegmentStatus and reason codes.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import segmentation
 from .constants import VALUES
 from .errors import NotModelled
-from .handles import Connection, ObjectHandle
+from .handles import Connection, GroupPosition, ObjectHandle
 from .options import first_broken, unknown_bits
 from .queue import GET_PENDING, VISIBLE, LocalQueue, StoredMessage
-from .result import MQCC_OK, MQCC_WARNING, Result, failure
+from .result import MQCC_FAILED, MQCC_OK, MQCC_WARNING, Result, failure
 from .structures import MQGMO, MQGMO_VERSION_2, MQGMO_VERSION_3, MQMD, MQMD_VERSION_2, NONE_ID
 
 if TYPE_CHECKING:
@@ -23,15 +25,16 @@ if TYPE_CHECKING:
 GMO = {name: VALUES[name] for name in VALUES if name.startswith("MQGMO_")}
 MO = {name: VALUES[name] for name in VALUES if name.startswith("MQMO_")}
 OO_INPUT = VALUES["MQOO_INPUT_AS_Q_DEF"] | VALUES["MQOO_INPUT_SHARED"] | VALUES["MQOO_INPUT_EXCLUSIVE"]
+OO_BROWSE = VALUES["MQOO_BROWSE"]
 MQWI_UNLIMITED = VALUES["MQWI_UNLIMITED"]
+MQPER_PERSISTENT = VALUES["MQPER_PERSISTENT"]
+TABLE4 = "get.logical-order.table4"
 
+BROWSE = GMO["MQGMO_BROWSE_FIRST"] | GMO["MQGMO_BROWSE_NEXT"] | GMO["MQGMO_BROWSE_MSG_UNDER_CURSOR"]
+UNDER_CURSOR = GMO["MQGMO_BROWSE_MSG_UNDER_CURSOR"] | GMO["MQGMO_MSG_UNDER_CURSOR"]
 # Options whose behaviour lives in modules not written yet; a call using one is refused, never guessed at.
-NOT_YET = (
-    "MQGMO_BROWSE_FIRST", "MQGMO_BROWSE_NEXT", "MQGMO_BROWSE_MSG_UNDER_CURSOR", "MQGMO_MSG_UNDER_CURSOR",
-    "MQGMO_LOCK", "MQGMO_UNLOCK", "MQGMO_LOGICAL_ORDER", "MQGMO_COMPLETE_MSG", "MQGMO_ALL_MSGS_AVAILABLE",
-    "MQGMO_ALL_SEGMENTS_AVAILABLE", "MQGMO_MARK_BROWSE_HANDLE", "MQGMO_MARK_BROWSE_CO_OP",
-    "MQGMO_UNMARK_BROWSE_CO_OP", "MQGMO_UNMARK_BROWSE_HANDLE", "MQGMO_UNMARKED_BROWSE_MSG",
-)
+NOT_YET = ("MQGMO_LOCK", "MQGMO_UNLOCK", "MQGMO_MARK_BROWSE_HANDLE", "MQGMO_MARK_BROWSE_CO_OP",
+           "MQGMO_UNMARK_BROWSE_CO_OP", "MQGMO_UNMARK_BROWSE_HANDLE", "MQGMO_UNMARKED_BROWSE_MSG")
 MATCH_NEEDING_MD2 = MO["MQMO_MATCH_GROUP_ID"] | MO["MQMO_MATCH_MSG_SEQ_NUMBER"] | MO["MQMO_MATCH_OFFSET"]
 
 MF_SEGMENTATION_ALLOWED = VALUES["MQMF_SEGMENTATION_ALLOWED"]
@@ -39,10 +42,11 @@ MF_SEGMENT = VALUES["MQMF_SEGMENT"]
 MF_LAST_SEGMENT = VALUES["MQMF_LAST_SEGMENT"]
 MF_MSG_IN_GROUP = VALUES["MQMF_MSG_IN_GROUP"]
 MF_LAST_MSG_IN_GROUP = VALUES["MQMF_LAST_MSG_IN_GROUP"]
+GROUPED = MF_MSG_IN_GROUP | MF_LAST_MSG_IN_GROUP | MF_SEGMENT | MF_LAST_SEGMENT
 
 
 def group_status(flags: int) -> int:
-    """MQGMO.GroupStatus for a message's MsgFlags (get.status.group-status)."""
+    """MQGMO.GroupStatus for a message's MsgFlags (get.status.group-and-segment)."""
     if flags & MF_LAST_MSG_IN_GROUP:
         return VALUES["MQGS_LAST_MSG_IN_GROUP"]
     if flags & MF_MSG_IN_GROUP:
@@ -51,7 +55,7 @@ def group_status(flags: int) -> int:
 
 
 def segment_status(flags: int) -> int:
-    """MQGMO.SegmentStatus for a message's MsgFlags (get.status.segment-status)."""
+    """MQGMO.SegmentStatus for a message's MsgFlags (get.status.group-and-segment)."""
     if flags & MF_LAST_SEGMENT:
         return VALUES["MQSS_LAST_SEGMENT"]
     if flags & MF_SEGMENT:
@@ -59,15 +63,15 @@ def segment_status(flags: int) -> int:
     return VALUES["MQSS_NOT_A_SEGMENT"]
 
 
-def segmentation(flags: int) -> int:
-    """MQGMO.Segmentation for a message's MsgFlags (get.status.segmentation)."""
+def segmentation_status(flags: int) -> int:
+    """MQGMO.Segmentation for a message's MsgFlags (get.status.group-and-segment)."""
     return VALUES["MQSEG_ALLOWED"] if flags & MF_SEGMENTATION_ALLOWED else VALUES["MQSEG_INHIBITED"]
 
 
 def selection(md: MQMD, match: int) -> tuple[dict[str, bytes], dict[str, int]]:
     """What a get looks for: indexed identifier keys and the MsgSeqNumber/Offset it must have.
 
-    An identifier field holding its "none" value matches any message (get.match.none-matches-any).
+    An identifier field holding its "none" value matches any message.
     Clauses: get.match.msg-id, get.match.correl-id, get.match.group-id, get.match.msg-seq-number,
     get.match.offset.
     """
@@ -86,21 +90,95 @@ def selection(md: MQMD, match: int) -> tuple[dict[str, bytes], dict[str, int]]:
     return keys, numbers
 
 
-def find(queue: LocalQueue, keys: dict[str, bytes], numbers: dict[str, int]) -> StoredMessage | None:
-    """The first visible message in delivery order that matches (get.order.priority-then-physical)."""
-    for message in queue.candidates(keys):
-        if message.state != VISIBLE:
-            continue
-        if all(getattr(message.md, name) == wanted for name, wanted in numbers.items()):
-            return message
-    return None
-
-
 def match_clauses(keys: dict[str, bytes], numbers: dict[str, int]) -> list[str]:
     """The clause ids of the match options a selection used."""
     named = {"MsgId": "get.match.msg-id", "CorrelId": "get.match.correl-id", "GroupId": "get.match.group-id",
              "MsgSeqNumber": "get.match.msg-seq-number", "Offset": "get.match.offset"}
     return [named[name] for name in (*keys, *numbers)]
+
+
+def _available(queue: LocalQueue, message: StoredMessage, options: int, clauses: list[str]) -> bool:
+    """Whether MQGMO_ALL_MSGS_AVAILABLE, ALL_SEGMENTS_AVAILABLE or COMPLETE_MSG let ``message`` be returned.
+
+    Clauses: get.all-msgs-available.complete, get.all-segments-available.complete, get.complete-msg.only-whole.
+    """
+    flags = message.md.MsgFlags
+    if options & GMO["MQGMO_ALL_MSGS_AVAILABLE"] and flags & (MF_MSG_IN_GROUP | MF_LAST_MSG_IN_GROUP):
+        if not segmentation.group_complete(queue, message.md.GroupId):
+            clauses.append("get.all-msgs-available.complete")
+            return False
+    if flags & MF_SEGMENT and options & (GMO["MQGMO_ALL_SEGMENTS_AVAILABLE"] | GMO["MQGMO_COMPLETE_MSG"]):
+        start = message if message.md.Offset == 0 else None
+        if options & GMO["MQGMO_COMPLETE_MSG"] and start is None:
+            return False  # only the first segment stands for a whole logical message
+        if start is None:
+            start = _first_segment(queue, message)
+        if start is None or segmentation.logical_message(queue, start) is None:
+            clauses.append("get.complete-msg.only-whole" if options & GMO["MQGMO_COMPLETE_MSG"]
+                           else "get.all-segments-available.complete")
+            return False
+    return True
+
+
+def _first_segment(queue: LocalQueue, message: StoredMessage) -> StoredMessage | None:
+    for other in queue.indexes["GroupId"].get(message.md.GroupId, {}).values():
+        if other.md.MsgSeqNumber == message.md.MsgSeqNumber and other.md.Offset == 0 and other.state == VISIBLE:
+            return other
+    return None
+
+
+def _after(queue: LocalQueue, message: StoredMessage, key: tuple[int, int] | None) -> bool:
+    return key is None or queue.delivery_key(message) > key
+
+
+def find_physical(queue: LocalQueue, keys: dict, numbers: dict, options: int, after: tuple[int, int] | None,
+                  clauses: list[str]) -> StoredMessage | None:
+    """The first visible message in delivery order after ``after`` that matches and is available."""
+    for message in queue.candidates(keys):
+        if message.state != VISIBLE or not _after(queue, message, after):
+            continue
+        if all(getattr(message.md, name) == wanted for name, wanted in numbers.items()) and \
+                _available(queue, message, options, clauses):
+            return message
+    return None
+
+
+def find_group_start(queue: LocalQueue, keys: dict, options: int, after: tuple[int, int] | None,
+                     clauses: list[str]) -> StoredMessage | None:
+    """Logical order with no current group or logical message: the first item (MsgSeqNumber 1, Offset 0) of a
+    group, logical message or lone message, in the physical order of first items (get.logical-order.first-item)."""
+    for message in queue.candidates(keys):
+        if message.state != VISIBLE or not _after(queue, message, after):
+            continue
+        if message.md.MsgSeqNumber == 1 and message.md.Offset == 0 and _available(queue, message, options, clauses):
+            return message
+    return None
+
+
+def find_next_item(queue: LocalQueue, group_id: bytes, seq: int, offset: int) -> StoredMessage | None:
+    """Logical order inside a group or logical message: exactly the next item, wherever it is on the queue."""
+    for message in queue.indexes["GroupId"].get(group_id, {}).values():
+        md = message.md
+        if message.state == VISIBLE and md.MsgSeqNumber == seq and md.Offset == offset:
+            return message
+    return None
+
+
+def _no_message(qm: QueueManager, gmo: MQGMO, clauses: list[str]) -> Result:
+    if gmo.Options & GMO["MQGMO_WAIT"]:
+        if gmo.WaitInterval == MQWI_UNLIMITED:
+            raise NotModelled("an unlimited MQGMO_WAIT with no message would never return")
+        # Nothing else runs while a call waits in the model, so the wait always ends empty-handed.
+        qm.clock.advance(max(gmo.WaitInterval, 0))
+        clauses.append("get.wait.expires")
+    return Result(MQCC_FAILED, VALUES["MQRC_NO_MSG_AVAILABLE"], clauses + ["get.no-msg-available"])
+
+
+def _start_browse(handle: ObjectHandle, logical: bool) -> None:
+    handle.browse_position = GroupPosition()
+    handle.cursor = None
+    handle.anchor = None
+    handle.browse_logical = logical
 
 
 def get(
@@ -112,21 +190,26 @@ def get(
     gmo: MQGMO,
     buffer_length: int | None,
 ) -> Result:
-    """Remove (or, under syncpoint, set aside) the first matching message of ``queue``.
+    """MQGET on ``handle``: remove, set aside under syncpoint, or browse the message the options select.
 
-    Clauses: get.options.*, get.not-open-for-input, get.get-inhibited, get.match.*, get.no-msg-available,
-    get.wait.*, get.order.*, get.truncated.*, get.syncpoint.*, get.status.*.
+    Clauses: get.options.*, get.not-open-for-input, get.browse.*, get.get-inhibited, get.match.*,
+    get.logical-order.*, get.all-msgs-available.*, get.all-segments-available.*, get.complete-msg.*,
+    get.no-msg-available, get.wait.*, get.order.*, get.truncated.*, get.syncpoint.*, get.status.*.
     """
     options = gmo.Options
     if unknown_bits(options, "MQGMO"):
         return failure("MQRC_OPTIONS_ERROR", "get.options.unknown")
-    broken = first_broken(qm.spec["get.options"], options, "MQGET")
+    browse = bool(options & BROWSE)
+    broken = first_broken(qm.spec["get.options"], options, "MQGET-BROWSE" if browse else "MQGET")
     if broken is not None:
         return failure(broken.reason, broken.id)
     for name in NOT_YET:
         if options & GMO[name]:
             raise NotModelled(f"{name} is not modelled by the reference model yet")
-    if not handle.options & OO_INPUT:
+    under_cursor = bool(options & UNDER_CURSOR)
+    if (browse or under_cursor) and not handle.options & OO_BROWSE:
+        return failure("MQRC_NOT_OPEN_FOR_BROWSE", "get.browse.not-open-for-browse")
+    if not browse and not handle.options & OO_INPUT:
         return failure("MQRC_NOT_OPEN_FOR_INPUT", "get.not-open-for-input")
     if queue.definition.InhibitGet:
         return failure("MQRC_GET_INHIBITED", "get.get-inhibited")
@@ -144,45 +227,129 @@ def get(
     if match & MATCH_NEEDING_MD2 and md.Version < MQMD_VERSION_2:
         return failure("MQRC_WRONG_MD_VERSION", "get.match.needs-md-version-2")
 
-    keys, numbers = selection(md, match)
-    clauses.extend(match_clauses(keys, numbers))
-    message = find(queue, keys, numbers)
-    if message is None:
-        if options & GMO["MQGMO_WAIT"]:
-            if gmo.WaitInterval == MQWI_UNLIMITED:
-                raise NotModelled("an unlimited MQGMO_WAIT with no message would never return")
-            # Nothing else runs while a call waits in the model, so the wait always ends empty-handed.
-            qm.clock.advance(max(gmo.WaitInterval, 0))
-            clauses.append("get.wait.expires")
-        return Result(VALUES["MQCC_FAILED"], VALUES["MQRC_NO_MSG_AVAILABLE"], clauses + ["get.no-msg-available"])
-    clauses.append("get.order.priority-then-physical" if queue.definition.MsgDeliverySequence == 0
-                   else "get.order.fifo")
+    logical = bool(options & GMO["MQGMO_LOGICAL_ORDER"])
+    complete = bool(options & GMO["MQGMO_COMPLETE_MSG"])
+    if browse and not under_cursor:
+        if options & GMO["MQGMO_BROWSE_NEXT"] and handle.browse_logical is not None \
+                and handle.browse_logical != logical:
+            return failure("MQRC_INCONSISTENT_BROWSE", "get.browse.next-keeps-logical-order")
+        if options & GMO["MQGMO_BROWSE_FIRST"] or handle.browse_logical is None:
+            _start_browse(handle, logical)
+            clauses.append("get.browse.first-resets")
+    position = handle.browse_position if browse else handle.get_position
 
-    comp_code, reason = MQCC_OK, VALUES["MQRC_NONE"]
-    data = message.data
-    remove = True
+    # -- choose the message --------------------------------------------------------------------------------
+    started_group = False
+    if under_cursor:
+        message = queue.messages.get(handle.cursor[1]) if handle.cursor else None
+        if message is None or message.state != VISIBLE:
+            return failure("MQRC_NO_MSG_UNDER_CURSOR", "get.browse.no-msg-under-cursor")
+        if complete and message.md.Offset > 0:
+            return failure("MQRC_INVALID_MSG_UNDER_CURSOR", "get.complete-msg.invalid-msg-under-cursor")
+        clauses.append("get.browse.under-cursor-ignores-match-options")
+    elif logical:
+        row = qm.spec[TABLE4].lookup(
+            previous_group_status=_status_name(group_status(position.flags), "MQGS"),
+            previous_segment_status=_status_name(segment_status(position.flags), "MQSS"),
+        )
+        clauses.append(row.id)
+        if row.then["select"] == "next":
+            seq = position.seq + 1 if row.then["MsgSeqNumber"] == "previous-plus-one" else \
+                position.seq if row.then["MsgSeqNumber"] == "previous" else 1
+            offset = position.offset + position.length if row.then["Offset"] == "previous-end" else 0
+            message = find_next_item(queue, position.group_id, seq, offset)
+            mismatch = _inapplicable_mismatch(md, match, position.group_id, seq, offset, message)
+            if mismatch:
+                return failure("MQRC_MATCH_OPTIONS_ERROR", "get.logical-order.match-options-must-agree")
+            if message is None:
+                return _no_message(qm, gmo, clauses + ["get.logical-order.next-item-only"])
+            clauses.append("get.logical-order.next-item-only")
+        else:
+            if (match & MO["MQMO_MATCH_MSG_SEQ_NUMBER"] and md.MsgSeqNumber != 1) or \
+                    (match & MO["MQMO_MATCH_OFFSET"] and md.Offset != 0):
+                return failure("MQRC_MATCH_OPTIONS_ERROR", "get.logical-order.match-options-must-agree")
+            keys, _numbers = selection(md, match & ~(MO["MQMO_MATCH_MSG_SEQ_NUMBER"] | MO["MQMO_MATCH_OFFSET"]))
+            clauses.extend(match_clauses(keys, {}))
+            after = handle.anchor if browse else None
+            message = find_group_start(queue, keys, options, after, clauses)
+            if message is None:
+                return _no_message(qm, gmo, clauses)
+            clauses.append("get.logical-order.first-item")
+            started_group = True
+    else:
+        keys, numbers = selection(md, match)
+        clauses.extend(match_clauses(keys, numbers))
+        after = handle.cursor[0] if browse and options & GMO["MQGMO_BROWSE_NEXT"] and handle.cursor else None
+        message = find_physical(queue, keys, numbers, options, after, clauses)
+        if message is None:
+            return _no_message(qm, gmo, clauses)
+        clauses.append("get.order.priority-then-physical" if queue.definition.MsgDeliverySequence == 0
+                       else "get.order.fifo")
+
+    pieces = [message]
+    if complete and message.md.MsgFlags & MF_SEGMENT:
+        pieces = segmentation.logical_message(queue, message)
+        if pieces is None:
+            return _no_message(qm, gmo, clauses + ["get.complete-msg.only-whole"])
+        clauses.append("get.complete-msg.reassembled")
+    data = b"".join(piece.data for piece in pieces)
+    persistent = message.md.Persistence == MQPER_PERSISTENT
+
+    # -- completion code and warnings ----------------------------------------------------------------------
+    comp_code, reason = MQCC_OK, "MQRC_NONE"
+    destructive = not browse
+    syncpoint = destructive and bool(
+        options & GMO["MQGMO_SYNCPOINT"] or (options & GMO["MQGMO_SYNCPOINT_IF_PERSISTENT"] and persistent))
+    if destructive:
+        if complete and len(pieces) > 1 and persistent and not syncpoint and conn.uow is not None:
+            return failure("MQRC_UOW_NOT_AVAILABLE", "get.complete-msg.uow-not-available")
+        if position.unterminated and message.md.MsgFlags & GROUPED and syncpoint != position.in_syncpoint:
+            if logical:
+                return failure("MQRC_INCONSISTENT_UOW", "get.logical-order.uow-consistency")
+            if position.logical_order:
+                comp_code, reason = MQCC_WARNING, "MQRC_INCONSISTENT_UOW"
+                clauses.append("get.logical-order.uow-consistency")
+        if not logical and position.logical_order and position.unterminated:
+            comp_code = MQCC_WARNING
+            reason = "MQRC_INCOMPLETE_MSG" if position.current_logical_message else "MQRC_INCOMPLETE_GROUP"
+            clauses.append("get.logical-order.dropped-mid-group")
+    remove = destructive
     if buffer_length is not None and len(data) > buffer_length:
         comp_code = MQCC_WARNING
         if options & GMO["MQGMO_ACCEPT_TRUNCATED_MSG"]:
-            reason = VALUES["MQRC_TRUNCATED_MSG_ACCEPTED"]
+            reason = "MQRC_TRUNCATED_MSG_ACCEPTED"
             clauses.append("get.truncated.accepted")
         else:
-            reason = VALUES["MQRC_TRUNCATED_MSG_FAILED"]
+            reason = "MQRC_TRUNCATED_MSG_FAILED"
             clauses.append("get.truncated.failed")
             remove = False
-        data = data[:buffer_length]
+        returned = data[:buffer_length]
+    else:
+        returned = data
 
+    # -- take the message, move the cursor, remember the position ------------------------------------------
+    out = message.md.copy()
+    if len(pieces) > 1 or complete and message.md.MsgFlags & MF_SEGMENT:
+        # The reassembled message carries the first segment's descriptor, flagged as the only segment.
+        out.MsgFlags |= MF_SEGMENT | MF_LAST_SEGMENT
     if remove:
-        persistent = message.md.Persistence == VALUES["MQPER_PERSISTENT"]
-        if options & GMO["MQGMO_SYNCPOINT"] or (options & GMO["MQGMO_SYNCPOINT_IF_PERSISTENT"] and persistent):
+        if syncpoint:
             uow = qm.unit_of_work(conn)
-            message.state, message.uow = GET_PENDING, uow.ident
-            uow.gets.append((queue.definition.name, message))
+            qm.enlist(uow, handle)
+            for piece in pieces:
+                piece.state, piece.uow = GET_PENDING, uow.ident
+                uow.gets.append((queue.definition.name, piece))
             clauses.append("get.syncpoint.pending-until-commit")
         else:
-            queue.remove(message)
+            for piece in pieces:
+                queue.remove(piece)
+    if browse:
+        handle.cursor = (queue.delivery_key(message), message.seq)
+        if logical and started_group:
+            handle.anchor = queue.delivery_key(message)
+    if remove or browse:
+        position.advance(out, len(data), logical, message.md.Persistence, syncpoint)
 
-    out = message.md.copy()
     if md.Version < MQMD_VERSION_2:
         # A version-1 descriptor has no group fields to return (md.version-1-ignores-group-fields).
         template = MQMD()
@@ -192,11 +359,35 @@ def get(
     gmo_out = MQGMO(Version=gmo.Version, Options=gmo.Options, WaitInterval=gmo.WaitInterval,
                     ResolvedQName=queue.definition.name, MatchOptions=gmo.MatchOptions)
     if gmo.Version >= MQGMO_VERSION_2:
-        flags = message.md.MsgFlags
+        flags = message.md.MsgFlags | (out.MsgFlags & (MF_SEGMENT | MF_LAST_SEGMENT) if len(pieces) > 1 else 0)
         gmo_out.GroupStatus, gmo_out.SegmentStatus = group_status(flags), segment_status(flags)
-        gmo_out.Segmentation = segmentation(flags)
+        gmo_out.Segmentation = segmentation_status(flags)
         clauses.append("get.status.group-and-segment")
     if gmo.Version >= MQGMO_VERSION_3:
-        gmo_out.ReturnedLength = len(data)
+        gmo_out.ReturnedLength = len(returned)
         gmo_out.MsgToken = message.token
-    return Result(comp_code, reason, clauses, md=out, gmo=gmo_out, data=data, data_length=len(message.data))
+    return Result(comp_code, VALUES[reason], clauses, md=out, gmo=gmo_out, data=returned, data_length=len(data))
+
+
+def _status_name(value: int, family: str) -> str:
+    from .constants import name_of
+
+    return name_of(value, family)
+
+
+def _inapplicable_mismatch(md: MQMD, match: int, group_id: bytes, seq: int, offset: int,
+                           message: StoredMessage | None) -> bool:
+    """Inside a group, match options cannot choose; any given must agree with the next item
+    (get.logical-order.match-options-must-agree)."""
+    if match & MO["MQMO_MATCH_GROUP_ID"] and md.GroupId not in (NONE_ID, group_id):
+        return True
+    if match & MO["MQMO_MATCH_MSG_SEQ_NUMBER"] and md.MsgSeqNumber != seq:
+        return True
+    if match & MO["MQMO_MATCH_OFFSET"] and md.Offset != offset:
+        return True
+    if message is not None:
+        if match & MO["MQMO_MATCH_MSG_ID"] and md.MsgId not in (NONE_ID, message.md.MsgId):
+            return True
+        if match & MO["MQMO_MATCH_CORREL_ID"] and md.CorrelId not in (NONE_ID, message.md.CorrelId):
+            return True
+    return False

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .constants import VALUES
 from .structures import NONE_ID
+
+MF_SEGMENT = VALUES["MQMF_SEGMENT"]
+MF_LAST_SEGMENT = VALUES["MQMF_LAST_SEGMENT"]
+MF_MSG_IN_GROUP = VALUES["MQMF_MSG_IN_GROUP"]
+MF_LAST_MSG_IN_GROUP = VALUES["MQMF_LAST_MSG_IN_GROUP"]
 
 
 @dataclass(slots=True)
@@ -31,10 +37,33 @@ class GroupPosition:
     persistence: int = 0
     in_syncpoint: bool = False
     logical_order: bool = False  # the previous call on this side specified LOGICAL_ORDER
+    flags: int = 0  # MsgFlags of the previous message (the get side reads its group and segment status)
 
     @property
     def unterminated(self) -> bool:
         return self.current_group or self.current_logical_message
+
+    def advance(self, md, length: int, logical: bool, persistence: int, syncpoint: bool) -> None:
+        """Record the message just put or returned as the previous one.
+
+        A call without LOGICAL_ORDER replaces the information with its own values; one with it continues the
+        group, and the first message of a group or logical message fixes the Persistence and unit-of-work
+        setting the rest must repeat (put.logical-order.restart-in-middle, get.logical-order.uow-consistency).
+        A group ends with a message that is last in the group and not a non-last segment.
+        """
+        flags = md.MsgFlags
+        in_group = bool(flags & (MF_MSG_IN_GROUP | MF_LAST_MSG_IN_GROUP))
+        last_in_group = bool(flags & MF_LAST_MSG_IN_GROUP)
+        segment = bool(flags & (MF_SEGMENT | MF_LAST_SEGMENT))
+        last_segment = bool(flags & MF_LAST_SEGMENT)
+        if not logical or not self.unterminated:
+            self.persistence, self.in_syncpoint = persistence, syncpoint
+        self.group_id, self.seq, self.offset, self.length = md.GroupId, md.MsgSeqNumber, md.Offset, length
+        self.current_group = in_group and not (last_in_group and (not segment or last_segment))
+        self.current_logical_message = segment and not last_segment
+        self.in_group, self.last_in_group = in_group, last_in_group
+        self.logical_order = logical
+        self.flags = flags
 
 
 @dataclass(slots=True)
@@ -47,6 +76,14 @@ class ObjectHandle:
     options: int
     put_position: GroupPosition = field(default_factory=GroupPosition)
     get_position: GroupPosition = field(default_factory=GroupPosition)
+    browse_position: GroupPosition = field(default_factory=GroupPosition)
+    # The browse cursor: delivery key and physical position of the message last browsed (None: before the first).
+    cursor: tuple[tuple[int, int], int] | None = None
+    # Where a logical-order browse looks for the next group: the delivery key of the current group's first item.
+    anchor: tuple[int, int] | None = None
+    browse_logical: bool | None = None  # LOGICAL_ORDER of the call that started the browse; None before one
+    # Positions as they were when the handle first worked under the connection's current unit of work.
+    uow_snapshot: tuple[GroupPosition, GroupPosition] | None = None
 
 
 @dataclass(slots=True)
@@ -56,6 +93,7 @@ class UnitOfWork:
     ident: int
     puts: list = field(default_factory=list)  # (queue name, StoredMessage)
     gets: list = field(default_factory=list)  # (queue name, StoredMessage)
+    handles: set[int] = field(default_factory=set)  # handles whose positions were snapshot for backout
 
 
 @dataclass(slots=True)

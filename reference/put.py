@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .constants import VALUES
-from .errors import NotModelled
+from . import segmentation
 from .handles import Connection, GroupPosition, ObjectHandle
 from .options import first_broken, unknown_bits
 from .queue import MAX_PRIORITY, PUT_PENDING, LocalQueue, StoredMessage
@@ -177,13 +177,20 @@ def put(
 
     if queue.definition.InhibitPut:
         return failure("MQRC_PUT_INHIBITED", "put.put-inhibited")
-    if len(data) > qm.max_msg_length:
-        return failure("MQRC_MSG_TOO_BIG_FOR_Q_MGR", "put.msg-too-big-for-q-mgr")
-    if len(data) > queue.definition.MaxMsgLength:
-        if segmentation_allowed:
-            raise NotModelled("segmentation by the queue manager (MQMF_SEGMENTATION_ALLOWED on a message longer "
-                              "than the queue's MaxMsgLength)")
-        return failure("MQRC_MSG_TOO_BIG_FOR_Q", "put.msg-too-big-for-q")
+    limit = min(qm.max_msg_length, queue.definition.MaxMsgLength)
+    pieces = [bytes(data)]
+    if len(data) > limit:
+        too_big = ("MQRC_MSG_TOO_BIG_FOR_Q_MGR", "put.msg-too-big-for-q-mgr") if len(data) > qm.max_msg_length \
+            else ("MQRC_MSG_TOO_BIG_FOR_Q", "put.msg-too-big-for-q")
+        if not segmentation_allowed:
+            return failure(*too_big)
+        split = segmentation.split(bytes(data), limit)
+        if split is None:
+            return failure(too_big[0], too_big[1], "segmentation.too-small-to-split")
+        if persistence == MQPER_PERSISTENT and not syncpoint and conn.uow is not None:
+            return failure("MQRC_UOW_NOT_AVAILABLE", "segmentation.persistent-needs-unit-of-work")
+        pieces = split
+        clauses.append("segmentation.sixteen-byte-boundaries")
 
     comp_code, reason = MQCC_OK, "MQRC_NONE"
     position = handle.put_position if handle is not None else GroupPosition()
@@ -228,7 +235,8 @@ def put(
     if not 0 <= offset <= MAX_SEQ_OR_OFFSET:
         return Result(MQCC_FAILED, VALUES["MQRC_OFFSET_ERROR"], clauses + ["put.offset-range"])
 
-    if queue.depth >= queue.definition.MaxQDepth:
+    if queue.depth + len(pieces) > queue.definition.MaxQDepth:
+        # A segmented put that does not fit leaves no segment behind (segmentation.failure-leaves-nothing).
         return Result(MQCC_FAILED, VALUES["MQRC_Q_FULL"], clauses + ["put.q-full"])
 
     if options & PMO_NEW_MSG_ID or md.MsgId == NONE_ID:
@@ -252,16 +260,21 @@ def put(
     stored.Persistence, stored.Priority = persistence, priority
     stored.PutDate, stored.PutTime = put_date, put_time
     stored.BackoutCount = 0
-    message = StoredMessage(seq=qm.next_seq(), md=stored, data=bytes(data), token=qm.ids.new_token())
+    uow = None
     if syncpoint:
         uow = qm.unit_of_work(conn)
-        message.state, message.uow = PUT_PENDING, uow.ident
-        uow.puts.append((queue.definition.name, message))
+        if handle is not None:
+            qm.enlist(uow, handle)
         clauses.append("put.syncpoint.invisible-until-commit")
-    queue.add(message)
+    for piece_md, piece in _segments(stored, pieces, clauses):
+        message = StoredMessage(seq=qm.next_seq(), md=piece_md, data=piece, token=qm.ids.new_token())
+        if uow is not None:
+            message.state, message.uow = PUT_PENDING, uow.ident
+            uow.puts.append((queue.definition.name, message))
+        queue.add(message)
 
     if handle is not None:
-        _retain(position, logical, stored, len(data), persistence, syncpoint)
+        position.advance(stored, len(data), logical, persistence, syncpoint)
 
     if priority > MAX_PRIORITY and comp_code == MQCC_OK:
         comp_code, reason = MQCC_WARNING, "MQRC_PRIORITY_EXCEEDS_MAXIMUM"
@@ -287,18 +300,24 @@ def _group_id(qm: QueueManager, rule: str, position: GroupPosition, field: bytes
     return qm.ids.new_id()
 
 
-def _retain(position: GroupPosition, logical: bool, md: MQMD, length: int, persistence: int, syncpoint: bool) -> None:
-    """Update the handle's retained group information after a successful put.
+def _segments(stored: MQMD, pieces: list[bytes], clauses: list[str]) -> list[tuple[MQMD, bytes]]:
+    """The stored copies of a message split into ``pieces`` by the queue manager (one piece: the message itself).
 
-    A put without MQPMO_LOGICAL_ORDER replaces it with the put's own values
-    (put.logical-order.restart-in-middle); a put with it continues it, and the first message of a group or
-    logical message fixes the Persistence and unit-of-work setting the rest must repeat.
+    Each segment has MQMF_SEGMENT, the last also MQMF_LAST_SEGMENT unless the application's own message was a
+    segment that is not the last; offsets run on from the message's own Offset. Every segment keeps the
+    message's MsgId. Clauses: segmentation.flags-on-stored-copies, segmentation.msgid-shared.
     """
-    in_group, last_in_group, segment, last_segment, _ = _group_flags(md.MsgFlags)
-    if not logical or not position.unterminated:
-        position.persistence, position.in_syncpoint = persistence, syncpoint
-    position.group_id, position.seq, position.offset, position.length = md.GroupId, md.MsgSeqNumber, md.Offset, length
-    position.current_group = in_group and not (last_in_group and (not segment or last_segment))
-    position.current_logical_message = segment and not last_segment
-    position.in_group, position.last_in_group = in_group, last_in_group
-    position.logical_order = logical
+    if len(pieces) == 1:
+        return [(stored, pieces[0])]
+    clauses.extend(["segmentation.flags-on-stored-copies", "segmentation.msgid-shared"])
+    ends_logical_message = not (stored.MsgFlags & MF_SEGMENT) or bool(stored.MsgFlags & MF_LAST_SEGMENT)
+    result, offset = [], stored.Offset
+    for index, piece in enumerate(pieces):
+        md = stored.copy()
+        md.MsgFlags = (md.MsgFlags & ~MF_LAST_SEGMENT) | MF_SEGMENT
+        if index == len(pieces) - 1 and ends_logical_message:
+            md.MsgFlags |= MF_LAST_SEGMENT
+        md.Offset = offset
+        offset += len(piece)
+        result.append((md, piece))
+    return result

@@ -8,6 +8,7 @@ arguments and given the same calls are equal.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from . import close as close_module
@@ -66,6 +67,12 @@ class QueueManager:
             self.last_uow += 1
             conn.uow = UnitOfWork(self.last_uow)
         return conn.uow
+
+    def enlist(self, uow: UnitOfWork, handle: ObjectHandle) -> None:
+        """Remember the handle's group positions as the unit of work found them, for MQBACK to restore."""
+        if handle.uow_snapshot is None:
+            handle.uow_snapshot = (dataclasses.replace(handle.put_position), dataclasses.replace(handle.get_position))
+            uow.handles.add(handle.hobj)
 
     # -- administration -------------------------------------------------------------------------------------
     def define_queue(self, definition: QueueDefinition) -> Result:

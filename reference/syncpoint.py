@@ -30,6 +30,7 @@ def commit(qm: QueueManager, conn: Connection) -> Result:
         message.state, message.uow = VISIBLE, None
     for name, message in uow.gets:
         qm.queues[name].remove(message)
+    _forget_snapshots(qm, uow, restore=False)
     if uow.puts:
         clauses.append("uow.commit.puts-visible")
     if uow.gets:
@@ -51,8 +52,27 @@ def backout(qm: QueueManager, conn: Connection) -> Result:
     for _name, message in uow.gets:
         message.state, message.uow = VISIBLE, None
         message.md.BackoutCount += 1
+    if _forget_snapshots(qm, uow, restore=True):
+        clauses.append("uow.backout.restores-group-position")
     if uow.puts:
         clauses.append("uow.backout.puts-removed")
     if uow.gets:
         clauses.append("uow.backout.gets-restored")
     return Result(clauses=clauses)
+
+
+def _forget_snapshots(qm: QueueManager, uow, restore: bool) -> bool:
+    """Drop the positions saved when handles joined the unit of work; on backout, put them back first.
+
+    Clause: uow.backout.restores-group-position. Returns whether any handle was restored.
+    """
+    restored = False
+    for hobj in uow.handles:
+        handle = qm.handles.get(hobj)
+        if handle is None or handle.uow_snapshot is None:
+            continue
+        if restore:
+            handle.put_position, handle.get_position = handle.uow_snapshot
+            restored = True
+        handle.uow_snapshot = None
+    return restored

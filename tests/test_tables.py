@@ -227,12 +227,14 @@ def _breaking_options(family: str, rule) -> list[str] | None:
 def _call_with(session: Session, family: str, call: str, options: list[str]) -> Outcome:
     if family == "MQOO":
         return session("open", handle="h", queue="Q1", Options=options)
-    session.ok("open", handle="h", queue="Q1", Options=["MQOO_OUTPUT", "MQOO_INPUT_SHARED"])
+    session.ok("open", handle="h", queue="Q1", Options=["MQOO_OUTPUT", "MQOO_INPUT_SHARED", "MQOO_BROWSE"])
     if family == "MQPMO":
         if call == "MQPUT1":
             return session("put1", queue="Q1", PMO={"Options": options}, data="x")
         return session("put", handle="h", PMO={"Options": options}, data="x")
     session.ok("put", handle="h", data="x")
+    if call == "MQGET-BROWSE":
+        options = options + ["MQGMO_BROWSE_FIRST"]
     return session("get", handle="h", GMO={"Options": options})
 
 
