@@ -93,9 +93,8 @@ class ReferenceAdapter:
         return outcome(result)
 
     def _disconnect(self, args: dict) -> Outcome:
-        result = self.qm.disconnect(self._hconn(args))
-        self.connections.pop(args.get("connection", DEFAULT_CONNECTION), None)
-        return outcome(result)
+        # The name keeps its old Hconn, so later calls on it meet MQRC_HCONN_ERROR, as an application would.
+        return outcome(self.qm.disconnect(self._hconn(args)))
 
     def _open(self, args: dict) -> Outcome:
         name = args.get("handle")

@@ -107,7 +107,9 @@ def _available(queue: LocalQueue, message: StoredMessage, options: int, clauses:
         if not segmentation.group_complete(queue, message.md.GroupId):
             clauses.append("get.all-msgs-available.complete")
             return False
-    if flags & MF_SEGMENT and options & (GMO["MQGMO_ALL_SEGMENTS_AVAILABLE"] | GMO["MQGMO_COMPLETE_MSG"]):
+    # MQGMO_ALL_MSGS_AVAILABLE implies MQGMO_ALL_SEGMENTS_AVAILABLE (get.all-msgs-available.implies-all-segments).
+    whole = GMO["MQGMO_ALL_SEGMENTS_AVAILABLE"] | GMO["MQGMO_COMPLETE_MSG"] | GMO["MQGMO_ALL_MSGS_AVAILABLE"]
+    if flags & MF_SEGMENT and options & whole:
         start = message if message.md.Offset == 0 else None
         if options & GMO["MQGMO_COMPLETE_MSG"] and start is None:
             return False  # only the first segment stands for a whole logical message
@@ -165,6 +167,7 @@ def find_next_item(queue: LocalQueue, group_id: bytes, seq: int, offset: int) ->
 
 
 def _no_message(qm: QueueManager, gmo: MQGMO, clauses: list[str]) -> Result:
+    # Nothing moves: a browse at the end of the queue keeps its cursor (get.browse.end-of-queue-cursor-stays).
     if gmo.Options & GMO["MQGMO_WAIT"]:
         if gmo.WaitInterval == MQWI_UNLIMITED:
             raise NotModelled("an unlimited MQGMO_WAIT with no message would never return")
@@ -210,7 +213,8 @@ def get(
     if (browse or under_cursor) and not handle.options & OO_BROWSE:
         return failure("MQRC_NOT_OPEN_FOR_BROWSE", "get.browse.not-open-for-browse")
     if not browse and not handle.options & OO_INPUT:
-        return failure("MQRC_NOT_OPEN_FOR_INPUT", "get.not-open-for-input")
+        return failure("MQRC_NOT_OPEN_FOR_INPUT", "get.browse.msg-under-cursor-needs-input" if under_cursor
+                       else "get.not-open-for-input")
     if queue.definition.InhibitGet:
         return failure("MQRC_GET_INHIBITED", "get.get-inhibited")
 
@@ -279,7 +283,10 @@ def get(
     else:
         keys, numbers = selection(md, match)
         clauses.extend(match_clauses(keys, numbers))
-        after = handle.cursor[0] if browse and options & GMO["MQGMO_BROWSE_NEXT"] and handle.cursor else None
+        after = None
+        if browse and options & GMO["MQGMO_BROWSE_NEXT"] and handle.cursor:
+            after = handle.cursor[0]
+            clauses.append("get.browse.cursor-moves-forward")
         message = find_physical(queue, keys, numbers, options, after, clauses)
         if message is None:
             return _no_message(qm, gmo, clauses)
@@ -313,7 +320,9 @@ def get(
             comp_code = MQCC_WARNING
             reason = "MQRC_INCOMPLETE_MSG" if position.current_logical_message else "MQRC_INCOMPLETE_GROUP"
             clauses.append("get.logical-order.dropped-mid-group")
-    remove = destructive
+    remove = destructive  # a browse never removes (get.browse.does-not-remove)
+    if browse:
+        clauses.append("get.browse.does-not-remove")
     if buffer_length is not None and len(data) > buffer_length:
         comp_code = MQCC_WARNING
         if options & GMO["MQGMO_ACCEPT_TRUNCATED_MSG"]:
@@ -343,11 +352,14 @@ def get(
         else:
             for piece in pieces:
                 queue.remove(piece)
-    if browse:
+    moved = browse and not under_cursor and reason != "MQRC_TRUNCATED_MSG_FAILED"
+    if moved:
+        # A browse that fails for truncation leaves the cursor where it was (get.browse.truncated-keeps-cursor).
         handle.cursor = (queue.delivery_key(message), message.seq)
         if logical and started_group:
             handle.anchor = queue.delivery_key(message)
-    if remove or browse:
+    if remove or moved:
+        # Any get, in logical order or not, sets the previous message (get.logical-order.position-after-any-get).
         position.advance(out, len(data), logical, message.md.Persistence, syncpoint)
 
     if md.Version < MQMD_VERSION_2:

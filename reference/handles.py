@@ -1,7 +1,8 @@
 """Connections and object handles, and the group and segment information the queue manager keeps per handle.
 
 The information kept for MQPUT is separate from that kept for MQGET ("Logical and physical ordering",
-seed 000: put.logical-order.state-separate-from-get), so a handle carries one of each.
+seed 000: put.logical-order.state-separate-from-get), so a handle carries one of each; and it belongs to the
+handle, so another or a new handle starts with none (put.logical-order.state-per-handle).
 """
 
 from __future__ import annotations

@@ -305,7 +305,8 @@ def _segments(stored: MQMD, pieces: list[bytes], clauses: list[str]) -> list[tup
 
     Each segment has MQMF_SEGMENT, the last also MQMF_LAST_SEGMENT unless the application's own message was a
     segment that is not the last; offsets run on from the message's own Offset. Every segment keeps the
-    message's MsgId. Clauses: segmentation.flags-on-stored-copies, segmentation.msgid-shared.
+    message's MsgId. A segment put with segmentation allowed is split further the same way
+    (segmentation.segment-split-further). Clauses: segmentation.flags-on-stored-copies, segmentation.msgid-shared.
     """
     if len(pieces) == 1:
         return [(stored, pieces[0])]

@@ -2,7 +2,8 @@
 generator, with one method per MQI verb.
 
 Each verb finds its connection and handle, then hands over to the module that mirrors the documents' topic
-(open, put, get, close, syncpoint, inquire). Nothing is global: two queue managers built with the same
+(open, put, get, close, syncpoint, inquire). Every module checks before it changes anything, so a call that
+fails leaves the queue manager as it was (mqi.failed-call-no-effect). Nothing is global: two queue managers built with the same
 arguments and given the same calls are equal.
 """
 

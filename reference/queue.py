@@ -103,7 +103,11 @@ class LocalQueue:
                 del self.indexes[name][getattr(md, name)]
 
     def delivery_key(self, message: StoredMessage) -> tuple[int, int]:
-        """Sort key of delivery order: priority first unless the queue is FIFO, then physical order."""
+        """Sort key of delivery order: priority first unless the queue is FIFO, then physical order.
+
+        A browse cursor is such a key, so on a priority queue a later arrival of higher priority sorts before
+        the cursor and only BROWSE_FIRST finds it (get.browse.priority-arrivals-need-browse-first).
+        """
         if self.definition.MsgDeliverySequence == MQMDS_FIFO:
             return (0, message.seq)
         return (-message.level, message.seq)

@@ -22,7 +22,8 @@ MF_LAST_MSG_IN_GROUP = VALUES["MQMF_LAST_MSG_IN_GROUP"]
 def split(data: bytes, limit: int) -> list[bytes] | None:
     """Pieces of ``data`` no longer than ``limit``, each but the last a multiple of 16 bytes long.
 
-    None when ``limit`` is below 16 bytes: the queue manager cannot make a segment that small.
+    None when ``limit`` is below 16 bytes: the queue manager cannot make a segment that small. User formats and
+    MQFMT_STRING are cut alike (segmentation.format-string).
     Clauses: segmentation.sixteen-byte-boundaries, segmentation.too-small-to-split.
     """
     size = limit - limit % SEGMENT_BOUNDARY
