@@ -251,3 +251,40 @@ def test_options_that_break_a_documented_rule_are_refused(adapter, table, rule):
     call = rule.calls[0] if rule.calls else {"MQOO": "MQOPEN", "MQPMO": "MQPUT", "MQGMO": "MQGET"}[table.family]
     outcome = _call_with(session, table.family, call, options)
     assert (outcome.CompCode, outcome.Reason) == ("MQCC_FAILED", rule.reason)
+
+
+# -- the get-side logical-order table -----------------------------------------------------------------------
+
+TABLE4 = SPEC["get.logical-order.table4"]
+
+
+@pytest.mark.parametrize("row", TABLE4.rows, ids=[r.id for r in TABLE4.rows])
+def test_logical_order_get_takes_what_its_table4_row_names_next(adapter, row):
+    """The previous message P has the row's group and segment status; a lone message D sits physically before
+    the item N that the row names. The next logical-order get must take N for a "next" row, D for a "start" row."""
+    session = Session(adapter)
+    _open(session)
+    group_status, segment_status = row.when["previous_group_status"], row.when["previous_segment_status"]
+    p_flags = {"MQGS_MSG_IN_GROUP": ["MQMF_MSG_IN_GROUP"], "MQGS_LAST_MSG_IN_GROUP": ["MQMF_LAST_MSG_IN_GROUP"]}.get(
+        group_status, []) + {"MQSS_SEGMENT": ["MQMF_SEGMENT"], "MQSS_LAST_SEGMENT": ["MQMF_LAST_SEGMENT"]}.get(
+        segment_status, [])
+    p_md = {"MsgFlags": p_flags, "MsgSeqNumber": 1, "Offset": 0}
+    if p_flags:
+        p_md["GroupId"] = "GROUP-P"
+    session.ok("put", handle="h", MD=p_md, data="P")
+    session.ok("put", handle="h", data="D")
+    if row.then["select"] == "next":
+        seq = {"one": 1, "previous": 1, "previous-plus-one": 2}[row.then["MsgSeqNumber"]]
+        offset = {"zero": 0, "previous-end": len("P")}[row.then["Offset"]]
+        continuing_segment = row.then["Offset"] == "previous-end"
+        # A continuing segment repeats P's group flag; a next logical message ends the group.
+        group_flag = [f for f in p_flags if "GROUP" in f] if continuing_segment else (
+            ["MQMF_LAST_MSG_IN_GROUP"] if group_status != "MQGS_NOT_IN_GROUP" else [])
+        n_flags = (["MQMF_LAST_SEGMENT"] if continuing_segment else []) + group_flag
+        session.ok("put", handle="h", data="N",
+                   MD={"GroupId": "GROUP-P", "MsgSeqNumber": seq, "Offset": offset, "MsgFlags": n_flags})
+
+    first = session.ok("get", handle="h", GMO={"Options": ["MQGMO_LOGICAL_ORDER"]})
+    assert (first.data, first.GMO["GroupStatus"], first.GMO["SegmentStatus"]) == ("P", group_status, segment_status)
+    second = session.ok("get", handle="h", GMO={"Options": ["MQGMO_LOGICAL_ORDER"]})
+    assert second.data == ("N" if row.then["select"] == "next" else "D")
