@@ -17,6 +17,7 @@ from reference.calls import (
     decode_bytes,
     decode_od,
     decode_options,
+    decode_qmgr,
     decode_queue,
     decode_structure,
     encode_bytes,
@@ -28,7 +29,7 @@ from reference.tables import Spec
 
 UNUSABLE_HOBJ = -1
 DEFAULT_CONNECTION = "default"
-CAPABILITIES = frozenset({"core", "groups", "units-of-work"})
+CAPABILITIES = frozenset({"core", "groups", "units-of-work", "segmentation", "browse-mark"})
 
 
 class ReferenceAdapter:
@@ -85,6 +86,9 @@ class ReferenceAdapter:
 
     def _define_queue(self, args: dict) -> Outcome:
         return outcome(self.qm.define_queue(decode_queue(args, "define_queue")))
+
+    def _define_qmgr(self, args: dict) -> Outcome:
+        return outcome(self.qm.alter_qmgr(**decode_qmgr(args, "define_qmgr")))
 
     def _connect(self, args: dict) -> Outcome:
         name = args.get("connection", DEFAULT_CONNECTION)
@@ -151,7 +155,7 @@ class ReferenceAdapter:
         return outcome(self.qm.advance_clock(ms))
 
     _OPS: dict[str, Callable[[ReferenceAdapter, dict], Outcome]] = {
-        "define_queue": _define_queue, "connect": _connect, "disconnect": _disconnect, "open": _open,
+        "define_queue": _define_queue, "define_qmgr": _define_qmgr, "connect": _connect, "disconnect": _disconnect, "open": _open,
         "close": _close, "put": _put, "put1": _put1, "get": _get, "commit": _commit, "backout": _backout,
         "inquire": _inquire, "advance_clock": _advance_clock,
     }

@@ -7,6 +7,7 @@ A scenario is executable documentation; any adapter can run it. Its shape::
     clauses: [put.logical-order.table1.row5]      # the rules it shows (must exist in fixtures/clauses.yaml)
     capabilities: [groups]                        # what an implementation must claim for it to run
     setup:
+      qmgr: {MsgMarkBrowseInterval: 5000}         # define_qmgr: queue-manager attributes (optional)
       queues: [{name: Q1, MaxMsgLength: 100}]     # define_queue calls, MQ attribute names
     steps:
       - open: {handle: h, queue: Q1, Options: [MQOO_OUTPUT]}
@@ -25,7 +26,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reference.calls import OPS, Call, CallError, decode_bytes, decode_od, decode_options, decode_queue, decode_structure
+from reference.calls import (
+    OPS,
+    Call,
+    CallError,
+    decode_bytes,
+    decode_od,
+    decode_options,
+    decode_qmgr,
+    decode_queue,
+    decode_structure,
+)
 
 from .matching import EXPECT_KEYS, is_variable
 from .yamlsource import LineDict, LineList, SourceError, line_at, load
@@ -101,6 +112,9 @@ def check_call(call: Call) -> None:
     if op == "define_queue":
         decode_queue(args, "")
         return
+    if op == "define_qmgr":
+        decode_qmgr(args, "")
+        return
     if op in ("open", "put1"):
         decode_od(args, "")
     if op in ("open", "put", "get", "close", "inquire") and not isinstance(args.get("handle"), str):
@@ -113,7 +127,7 @@ def check_call(call: Call) -> None:
     if "data" in args:
         decode_bytes(args["data"], "data")
     known = {
-        "define_queue": set(), "connect": {"connection"}, "disconnect": {"connection"}, "commit": {"connection"},
+        "define_queue": set(), "define_qmgr": set(), "connect": {"connection"}, "disconnect": {"connection"}, "commit": {"connection"},
         "backout": {"connection"}, "advance_clock": {"milliseconds"},
         "open": {"handle", "queue", "ObjectQMgrName", "Options", "connection"},
         "close": {"handle", "Options"}, "put": {"handle", "MD", "PMO", "data"},
@@ -223,8 +237,17 @@ def parse(data: Any, path: Path) -> Scenario:
     if not isinstance(setup, LineDict):
         raise SourceError(path, data.line_of("setup"), "setup must be a mapping such as {queues: [{name: Q1}]}")
     for key in setup:
-        if key != "queues":
-            raise SourceError(path, setup.line_of(key), f"unknown setup key {key!r}; setup takes: queues")
+        if key not in ("queues", "qmgr"):
+            raise SourceError(path, setup.line_of(key), f"unknown setup key {key!r}; setup takes: qmgr, queues")
+    qmgr = setup.get("qmgr")
+    if qmgr is not None:
+        if not isinstance(qmgr, dict):
+            raise SourceError(path, setup.line_of("qmgr"), "qmgr must be a mapping such as {MsgMarkBrowseInterval: -1}")
+        try:
+            decode_qmgr(qmgr, "qmgr")
+        except CallError as exc:
+            raise SourceError(path, line_at(qmgr, exc.path.removeprefix("qmgr."), setup.line_of("qmgr")), str(exc)) from None
+        steps.append(Step(Call("define_qmgr", dict(qmgr)), DEFAULT_EXPECT, setup.line_of("qmgr"), setup=True))
     queues = setup.get("queues", [])
     if not isinstance(queues, LineList):
         raise SourceError(path, setup.line_of("queues"), "queues must be a list of queue definitions")

@@ -29,7 +29,7 @@ from .structures import MQGMO, MQMD, MQOD, MQPMO
 
 OPS = {
     "define_queue", "connect", "disconnect", "open", "close", "put", "put1", "get", "commit", "backout",
-    "inquire", "advance_clock",
+    "inquire", "advance_clock", "define_qmgr",
 }
 
 
@@ -256,6 +256,20 @@ QUEUE_FIELDS: dict[str, tuple] = {
     "MsgDeliverySequence": ("enum", "MQMDS"), "DefPersistence": ("enum", "MQPER"), "DefPriority": _INT,
     "DefInputOpenOption": ("options", "MQOO"), "Shareability": ("enum", "MQQA"),
 }
+
+
+QMGR_FIELDS: dict[str, tuple] = {"MsgMarkBrowseInterval": ("int", ("MQMMBI",)), "MaxMsgLength": _INT}
+
+
+def decode_qmgr(args: Mapping[str, Any], path: str) -> dict[str, int]:
+    """Queue-manager attributes from ``define_qmgr`` arguments, by their MQ names."""
+    attributes = {}
+    for key, item in args.items():
+        if key not in QMGR_FIELDS:
+            raise CallError(f"unknown queue-manager attribute {key!r}; attributes: {', '.join(QMGR_FIELDS)}",
+                            f"{path}.{key}")
+        attributes[key] = decode_field(QMGR_FIELDS[key], item, f"{path}.{key}")
+    return attributes
 
 
 def decode_queue(args: Mapping[str, Any], path: str) -> QueueDefinition:

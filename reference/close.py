@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import browse_mark
 from .constants import VALUES
 from .handles import Connection, ObjectHandle
 from .options import unknown_bits
@@ -43,6 +44,7 @@ def close_queue(qm: QueueManager, conn: Connection, handle: ObjectHandle, option
     comp_code, reason, clauses = check_consistency(qm, position, facts, "MQCLOSE")
 
     queue = qm.queues[handle.queue]
+    browse_mark.handle_closed(queue, handle.hobj)
     if handle.options & OO_INPUT:
         queue.open_input_count -= 1
         if queue.open_input_count == 0:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import segmentation
+from . import browse_mark, segmentation
 from .constants import VALUES
 from .errors import NotModelled
 from .handles import Connection, GroupPosition, ObjectHandle
@@ -33,8 +33,9 @@ TABLE4 = "get.logical-order.table4"
 BROWSE = GMO["MQGMO_BROWSE_FIRST"] | GMO["MQGMO_BROWSE_NEXT"] | GMO["MQGMO_BROWSE_MSG_UNDER_CURSOR"]
 UNDER_CURSOR = GMO["MQGMO_BROWSE_MSG_UNDER_CURSOR"] | GMO["MQGMO_MSG_UNDER_CURSOR"]
 # Options whose behaviour lives in modules not written yet; a call using one is refused, never guessed at.
-NOT_YET = ("MQGMO_LOCK", "MQGMO_UNLOCK", "MQGMO_MARK_BROWSE_HANDLE", "MQGMO_MARK_BROWSE_CO_OP",
-           "MQGMO_UNMARK_BROWSE_CO_OP", "MQGMO_UNMARK_BROWSE_HANDLE", "MQGMO_UNMARKED_BROWSE_MSG")
+NOT_YET = ("MQGMO_LOCK", "MQGMO_UNLOCK")
+CO_OP_OPTIONS = GMO["MQGMO_MARK_BROWSE_CO_OP"] | GMO["MQGMO_UNMARK_BROWSE_CO_OP"]
+OO_CO_OP = VALUES["MQOO_CO_OP"]
 MATCH_NEEDING_MD2 = MO["MQMO_MATCH_GROUP_ID"] | MO["MQMO_MATCH_MSG_SEQ_NUMBER"] | MO["MQMO_MATCH_OFFSET"]
 
 MF_SEGMENTATION_ALLOWED = VALUES["MQMF_SEGMENTATION_ALLOWED"]
@@ -134,10 +135,11 @@ def _after(queue: LocalQueue, message: StoredMessage, key: tuple[int, int] | Non
 
 
 def find_physical(queue: LocalQueue, keys: dict, numbers: dict, options: int, after: tuple[int, int] | None,
-                  clauses: list[str]) -> StoredMessage | None:
-    """The first visible message in delivery order after ``after`` that matches and is available."""
+                  clauses: list[str], skip=None) -> StoredMessage | None:
+    """The first visible message in delivery order after ``after`` that matches and is available, and that
+    ``skip`` (the browse-mark filter) does not pass over."""
     for message in queue.candidates(keys):
-        if message.state != VISIBLE or not _after(queue, message, after):
+        if message.state != VISIBLE or not _after(queue, message, after) or (skip and skip(message)):
             continue
         if all(getattr(message.md, name) == wanted for name, wanted in numbers.items()) and \
                 _available(queue, message, options, clauses):
@@ -146,11 +148,11 @@ def find_physical(queue: LocalQueue, keys: dict, numbers: dict, options: int, af
 
 
 def find_group_start(queue: LocalQueue, keys: dict, options: int, after: tuple[int, int] | None,
-                     clauses: list[str]) -> StoredMessage | None:
+                     clauses: list[str], skip=None) -> StoredMessage | None:
     """Logical order with no current group or logical message: the first item (MsgSeqNumber 1, Offset 0) of a
     group, logical message or lone message, in the physical order of first items (get.logical-order.first-item)."""
     for message in queue.candidates(keys):
-        if message.state != VISIBLE or not _after(queue, message, after):
+        if message.state != VISIBLE or not _after(queue, message, after) or (skip and skip(message)):
             continue
         if message.md.MsgSeqNumber == 1 and message.md.Offset == 0 and _available(queue, message, options, clauses):
             return message
@@ -226,13 +228,27 @@ def get(
         clauses.append("get.match.gmo-version-1")
     if unknown_bits(match, "MQMO"):
         return failure("MQRC_MATCH_OPTIONS_ERROR", "get.match.unknown-option")
-    if match & MO["MQMO_MATCH_MSG_TOKEN"]:
-        raise NotModelled("MQMO_MATCH_MSG_TOKEN is not modelled by the reference model yet")
+    token = None
+    if match & MO["MQMO_MATCH_MSG_TOKEN"] and not under_cursor:
+        if gmo.Version < MQGMO_VERSION_3:
+            return failure("MQRC_WRONG_GMO_VERSION", "browse-mark.match-msg-token-needs-gmo-version-3")
+        if options & (GMO["MQGMO_WAIT"] | GMO["MQGMO_SET_SIGNAL"]):
+            return failure("MQRC_MSG_TOKEN_ERROR", "browse-mark.match-msg-token-not-with-wait")
+        token = gmo.MsgToken
+    if options & CO_OP_OPTIONS and not handle.options & OO_CO_OP:
+        return failure("MQRC_OPTIONS_ERROR", "browse-mark.co-op-needs-co-op-handle")
     if match & MATCH_NEEDING_MD2 and md.Version < MQMD_VERSION_2:
         return failure("MQRC_WRONG_MD_VERSION", "get.match.needs-md-version-2")
 
     logical = bool(options & GMO["MQGMO_LOGICAL_ORDER"])
     complete = bool(options & GMO["MQGMO_COMPLETE_MSG"])
+    if token is not None and logical:
+        raise NotModelled("MQMO_MATCH_MSG_TOKEN together with MQGMO_LOGICAL_ORDER")
+    skip = None
+    if options & GMO["MQGMO_UNMARKED_BROWSE_MSG"]:
+        co_op, now, interval = bool(handle.options & OO_CO_OP), qm.clock.now_ms, qm.mark_browse_interval
+        skip = lambda m: browse_mark.marked_for(m, handle.hobj, co_op, now, interval)  # noqa: E731
+        clauses.append("browse-mark.unmarked-browse-msg")
     if browse and not under_cursor:
         if options & GMO["MQGMO_BROWSE_NEXT"] and handle.browse_logical is not None \
                 and handle.browse_logical != logical:
@@ -275,7 +291,7 @@ def get(
             keys, _numbers = selection(md, match & ~(MO["MQMO_MATCH_MSG_SEQ_NUMBER"] | MO["MQMO_MATCH_OFFSET"]))
             clauses.extend(match_clauses(keys, {}))
             after = handle.anchor if browse else None
-            message = find_group_start(queue, keys, options, after, clauses)
+            message = find_group_start(queue, keys, options, after, clauses, skip)
             if message is None:
                 return _no_message(qm, gmo, clauses)
             clauses.append("get.logical-order.first-item")
@@ -287,7 +303,10 @@ def get(
         if browse and options & GMO["MQGMO_BROWSE_NEXT"] and handle.cursor:
             after = handle.cursor[0]
             clauses.append("get.browse.cursor-moves-forward")
-        message = find_physical(queue, keys, numbers, options, after, clauses)
+        if token is not None:
+            message = _by_token(queue, token, keys, numbers, after, skip, clauses)
+        else:
+            message = find_physical(queue, keys, numbers, options, after, clauses, skip)
         if message is None:
             return _no_message(qm, gmo, clauses)
         clauses.append("get.order.priority-then-physical" if queue.definition.MsgDeliverySequence == 0
@@ -301,6 +320,9 @@ def get(
         clauses.append("get.complete-msg.reassembled")
     data = b"".join(piece.data for piece in pieces)
     persistent = message.md.Persistence == MQPER_PERSISTENT
+    if options & GMO["MQGMO_MARK_BROWSE_CO_OP"] and \
+            browse_mark.coop_marked(message, qm.clock.now_ms, qm.mark_browse_interval):
+        return failure("MQRC_MSG_MARKED_BROWSE_CO_OP", "browse-mark.already-co-op-marked")
 
     # -- completion code and warnings ----------------------------------------------------------------------
     comp_code, reason = MQCC_OK, "MQRC_NONE"
@@ -352,6 +374,12 @@ def get(
         else:
             for piece in pieces:
                 queue.remove(piece)
+        if any(piece.handle_marks or piece.coop_marked_at is not None for piece in pieces):
+            clauses.append("browse-mark.destructive-get-unmarks")
+        for piece in pieces:
+            browse_mark.clear_marks(piece)
+    if browse and reason != "MQRC_TRUNCATED_MSG_FAILED":
+        _apply_marks(qm, handle, message, options, clauses)
     moved = browse and not under_cursor and reason != "MQRC_TRUNCATED_MSG_FAILED"
     if moved:
         # A browse that fails for truncation leaves the cursor where it was (get.browse.truncated-keeps-cursor).
@@ -377,7 +405,7 @@ def get(
         clauses.append("get.status.group-and-segment")
     if gmo.Version >= MQGMO_VERSION_3:
         gmo_out.ReturnedLength = len(returned)
-        gmo_out.MsgToken = message.token
+        gmo_out.MsgToken = message.token  # browse-mark.msg-token-returned
     return Result(comp_code, VALUES[reason], clauses, md=out, gmo=gmo_out, data=returned, data_length=len(data))
 
 
@@ -403,3 +431,37 @@ def _inapplicable_mismatch(md: MQMD, match: int, group_id: bytes, seq: int, offs
         if match & MO["MQMO_MATCH_CORREL_ID"] and md.CorrelId not in (NONE_ID, message.md.CorrelId):
             return True
     return False
+
+
+def _by_token(queue: LocalQueue, token: bytes, keys: dict, numbers: dict, after, skip, clauses: list[str]):
+    """MQMO_MATCH_MSG_TOKEN: only the message with that token, if it is still on the queue, matches the other
+    match options, and (for BROWSE_NEXT) lies beyond the cursor (browse-mark.match-msg-token)."""
+    clauses.append("browse-mark.match-msg-token")
+    message = queue.tokens.get(token)
+    if message is None or message.state != VISIBLE or not _after(queue, message, after) or (skip and skip(message)):
+        return None
+    md = message.md
+    if any(getattr(md, name) != wanted for name, wanted in {**keys, **numbers}.items()):
+        return None
+    return message
+
+
+def _apply_marks(qm: QueueManager, handle: ObjectHandle, message: StoredMessage, options: int,
+                 clauses: list[str]) -> None:
+    """Set or remove the marks a browse asks for on the message it returned.
+
+    Clauses: browse-mark.mark-browse-handle, browse-mark.unmark-browse-handle, browse-mark.mark-browse-co-op,
+    browse-mark.unmark-browse-co-op.
+    """
+    if options & GMO["MQGMO_MARK_BROWSE_HANDLE"]:
+        browse_mark.mark_handle(message, handle.hobj)
+        clauses.append("browse-mark.mark-browse-handle")
+    if options & GMO["MQGMO_UNMARK_BROWSE_HANDLE"]:
+        browse_mark.unmark_handle(message, handle.hobj)
+        clauses.append("browse-mark.unmark-browse-handle")
+    if options & GMO["MQGMO_MARK_BROWSE_CO_OP"]:
+        message.coop_marked_at = qm.clock.now_ms
+        clauses.append("browse-mark.mark-browse-co-op")
+    if options & GMO["MQGMO_UNMARK_BROWSE_CO_OP"]:
+        message.coop_marked_at = None
+        clauses.append("browse-mark.unmark-browse-co-op")

@@ -58,6 +58,9 @@ def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
         queue.open_output_count += 1
 
     hobj = qm.next_handle()
+    if options & VALUES["MQOO_CO_OP"]:
+        queue.coop_handles.add(hobj)  # the co-operating set of handles on this queue (browse-mark.co-op-set)
+        clauses.append("browse-mark.co-op-set")
     qm.handles[hobj] = ObjectHandle(hobj=hobj, hconn=conn.hconn, queue=od.ObjectName, options=options)
     conn.handles.add(hobj)
     return Result(clauses=clauses, hobj=hobj)

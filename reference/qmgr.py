@@ -37,6 +37,7 @@ class QueueManager:
     name: str = "QM1"
     seed: int = 0
     max_msg_length: int = 4_194_304
+    mark_browse_interval: int = 5000  # MsgMarkBrowseInterval in milliseconds; -1 never (browse-mark.coop-mark-lapses)
     spec: Spec = field(default_factory=default_spec, compare=False, repr=False)
     clock: Clock = field(default_factory=Clock)
     ids: IdGenerator = field(init=False)
@@ -84,6 +85,13 @@ class QueueManager:
         else:
             existing.definition = definition
         return Result(clauses=["admin.define-queue"])
+
+    def alter_qmgr(self, **attributes: int) -> Result:
+        """Set queue-manager attributes by their MQ names (MsgMarkBrowseInterval, MaxMsgLength)."""
+        names = {"MsgMarkBrowseInterval": "mark_browse_interval", "MaxMsgLength": "max_msg_length"}
+        for name, value in attributes.items():
+            setattr(self, names[name], value)
+        return Result(clauses=["admin.alter-qmgr"])
 
     def advance_clock(self, milliseconds: int) -> Result:
         """Let time pass (the model never sleeps)."""

@@ -51,6 +51,8 @@ class StoredMessage:
     token: bytes
     state: int = VISIBLE
     uow: int | None = None
+    handle_marks: set[int] | None = None  # handles that marked it with MQGMO_MARK_BROWSE_HANDLE
+    coop_marked_at: int | None = None  # clock time of its co-operative mark, if any
 
     @property
     def level(self) -> int:
@@ -74,6 +76,8 @@ class LocalQueue:
     messages: dict[int, StoredMessage] = field(default_factory=dict)  # physical order
     levels: list[dict[int, StoredMessage]] = field(default_factory=_empty_levels)
     indexes: dict[str, dict[bytes, dict[int, StoredMessage]]] = field(default_factory=_empty_indexes)
+    tokens: dict[bytes, StoredMessage] = field(default_factory=dict)  # MsgToken -> message
+    coop_handles: set[int] = field(default_factory=set)  # the co-operating set: handles opened with MQOO_CO_OP
     open_input_count: int = 0
     open_output_count: int = 0
     exclusive_input: bool = False
@@ -87,6 +91,7 @@ class LocalQueue:
         """Place a message at the end of its priority level."""
         self.messages[message.seq] = message
         self.levels[message.level][message.seq] = message
+        self.tokens[message.token] = message
         md = message.md
         for name in INDEXED_FIELDS:
             self.indexes[name].setdefault(getattr(md, name), {})[message.seq] = message
@@ -95,6 +100,7 @@ class LocalQueue:
         """Take a message off the queue for good."""
         del self.messages[message.seq]
         del self.levels[message.level][message.seq]
+        del self.tokens[message.token]
         md = message.md
         for name in INDEXED_FIELDS:
             bucket = self.indexes[name][getattr(md, name)]
