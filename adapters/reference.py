@@ -2,6 +2,9 @@
 
 Handles and connections are named symbolically in the call language; this adapter maps the names to the
 model's Hconn and Hobj values. A handle whose MQOPEN failed maps to an unusable Hobj, as in MQ.
+
+The model is a :class:`reference.cluster.Cluster`: one queue manager, QM1, until a scenario defines more.
+A connection belongs to the queue manager its ``connect`` names (``qmgr``), or to QM1; its handles too.
 """
 
 from __future__ import annotations
@@ -14,26 +17,32 @@ from reference.calls import (
     Call,
     CallError,
     Outcome,
+    decode_alter_queue,
     decode_bytes,
+    decode_channel,
+    decode_channel_state,
+    decode_cluster_queue,
+    decode_define_qmgr,
+    decode_deliver,
     decode_od,
     decode_options,
-    decode_qmgr,
     decode_queue,
     decode_structure,
     encode_bytes,
     encode_structure,
     names,
 )
+from reference.cluster import Cluster
 from reference.errors import NotModelled
 from reference.tables import Spec
 
 UNUSABLE_HOBJ = -1
 DEFAULT_CONNECTION = "default"
-CAPABILITIES = frozenset({"core", "groups", "units-of-work", "segmentation", "browse-mark"})
+CAPABILITIES = frozenset({"core", "groups", "units-of-work", "segmentation", "browse-mark", "cluster"})
 
 
 class ReferenceAdapter:
-    """Runs calls on a :class:`reference.QueueManager` in this process."""
+    """Runs calls on a :class:`reference.cluster.Cluster` (one queue manager, or several) in this process."""
 
     name = "reference"
     version = "0.1.0"
@@ -48,28 +57,33 @@ class ReferenceAdapter:
         kwargs: dict[str, Any] = {"seed": self._seed}
         if self._spec is not None:
             kwargs["spec"] = self._spec
-        self.qm = QueueManager(**kwargs)
-        self.connections: dict[str, int] = {}
-        self.handles: dict[str, tuple[int, int]] = {}  # name -> (hconn, hobj)
+        self.world = Cluster(**kwargs)
+        self.connections: dict[str, tuple[str, int]] = {}  # name -> (queue manager, hconn)
+        self.handles: dict[str, tuple[str, int, int]] = {}  # name -> (queue manager, hconn, hobj)
+
+    @property
+    def qm(self) -> QueueManager:
+        """The default queue manager (the only one without a cluster)."""
+        return self.world.qm
 
     def close(self) -> None:
         pass
 
     # -- helpers --------------------------------------------------------------------------------------------
-    def _hconn(self, args: dict) -> int:
+    def _hconn(self, args: dict) -> tuple[str, int]:
         name = args.get("connection", DEFAULT_CONNECTION)
         if name not in self.connections:
-            self.connections[name] = self.qm.connect().hconn
+            qmgr, result = self.world.connect()
+            self.connections[name] = (qmgr, result.hconn)
         return self.connections[name]
 
-    def _handle(self, args: dict) -> tuple[int, int]:
+    def _handle(self, args: dict) -> tuple[str, int, int]:
         name = args.get("handle")
         if not isinstance(name, str):
             raise CallError("needs a 'handle' name", "handle")
         if name not in self.handles:
             raise CallError(f"handle {name!r} was never opened", "handle")
-        hconn, hobj = self.handles[name]
-        return hconn, hobj
+        return self.handles[name]
 
     # -- the protocol ---------------------------------------------------------------------------------------
     def execute(self, call: Call) -> Outcome:
@@ -85,79 +99,112 @@ class ReferenceAdapter:
             return Outcome(error=f"not modelled: {exc}")
 
     def _define_queue(self, args: dict) -> Outcome:
-        return outcome(self.qm.define_queue(decode_queue(args, "define_queue")))
+        qmgr, cluster = decode_cluster_queue(args, "define_queue")
+        return outcome(self.world.define_queue(qmgr, decode_queue(args, "define_queue"), cluster))
 
     def _define_qmgr(self, args: dict) -> Outcome:
-        return outcome(self.qm.alter_qmgr(**decode_qmgr(args, "define_qmgr")))
+        return outcome(self.world.define_qmgr(*decode_define_qmgr(args, "define_qmgr")))
 
     def _connect(self, args: dict) -> Outcome:
         name = args.get("connection", DEFAULT_CONNECTION)
-        result = self.qm.connect()
-        self.connections[name] = result.hconn
+        qmgr = args.get("qmgr")
+        if qmgr is not None and not isinstance(qmgr, str):
+            raise CallError("expected a queue manager name", "qmgr")
+        qmgr, result = self.world.connect(qmgr)
+        self.connections[name] = (qmgr, result.hconn)
         return outcome(result)
 
     def _disconnect(self, args: dict) -> Outcome:
         # The name keeps its old Hconn, so later calls on it meet MQRC_HCONN_ERROR, as an application would.
-        return outcome(self.qm.disconnect(self._hconn(args)))
+        return outcome(self.world.disconnect(*self._hconn(args)))
 
     def _open(self, args: dict) -> Outcome:
         name = args.get("handle")
         if not isinstance(name, str) or not name:
             raise CallError("needs a 'handle' name", "handle")
-        hconn = self._hconn(args)
-        result = self.qm.open(hconn, decode_od(args, "open"), decode_options(args.get("Options", []), "MQOO", "Options"))
-        self.handles[name] = (hconn, UNUSABLE_HOBJ if result.failed else result.hobj)
+        qmgr, hconn = self._hconn(args)
+        result = self.world.open(qmgr, hconn, decode_od(args, "open"),
+                                 decode_options(args.get("Options", []), "MQOO", "Options"))
+        self.handles[name] = (qmgr, hconn, UNUSABLE_HOBJ if result.failed else result.hobj)
         return outcome(result)
 
     def _close(self, args: dict) -> Outcome:
-        hconn, hobj = self._handle(args)
-        return outcome(self.qm.close(hconn, hobj, decode_options(args.get("Options", []), "MQCO", "Options")))
+        options = decode_options(args.get("Options", []), "MQCO", "Options")
+        return outcome(self.world.close(*self._handle(args), options))
 
     def _put(self, args: dict) -> Outcome:
-        hconn, hobj = self._handle(args)
         md = decode_structure("MD", args.get("MD"), "MD")
         pmo = decode_structure("PMO", args.get("PMO"), "PMO")
         data = decode_bytes(args.get("data", ""), "data")
-        return outcome(self.qm.put(hconn, hobj, md, pmo, data))
+        return outcome(self.world.put(*self._handle(args), md, pmo, data))
 
     def _put1(self, args: dict) -> Outcome:
         md = decode_structure("MD", args.get("MD"), "MD")
         pmo = decode_structure("PMO", args.get("PMO"), "PMO")
         data = decode_bytes(args.get("data", ""), "data")
-        return outcome(self.qm.put1(self._hconn(args), decode_od(args, "put1"), md, pmo, data))
+        return outcome(self.world.put1(*self._hconn(args), decode_od(args, "put1"), md, pmo, data))
 
     def _get(self, args: dict) -> Outcome:
-        hconn, hobj = self._handle(args)
         md = decode_structure("MD", args.get("MD"), "MD")
         gmo = decode_structure("GMO", args.get("GMO"), "GMO")
         length = args.get("BufferLength")
         if length is not None and (not isinstance(length, int) or isinstance(length, bool) or length < 0):
             raise CallError(f"expected a whole number >= 0, not {length!r}", "BufferLength")
-        return outcome(self.qm.get(hconn, hobj, md, gmo, length))
+        return outcome(self.world.get(*self._handle(args), md, gmo, length))
 
     def _commit(self, args: dict) -> Outcome:
-        return outcome(self.qm.commit(self._hconn(args)))
+        return outcome(self.world.commit(*self._hconn(args)))
 
     def _backout(self, args: dict) -> Outcome:
-        return outcome(self.qm.backout(self._hconn(args)))
+        return outcome(self.world.backout(*self._hconn(args)))
 
     def _inquire(self, args: dict) -> Outcome:
-        hconn, hobj = self._handle(args)
         selectors = args.get("Selectors", [])
         if not isinstance(selectors, list) or not all(isinstance(s, str) for s in selectors):
             raise CallError("expected a list of MQIA_* names", "Selectors")
-        return outcome(self.qm.inquire(hconn, hobj, selectors))
+        return outcome(self.world.inquire(*self._handle(args), selectors))
 
     def _advance_clock(self, args: dict) -> Outcome:
         ms = args.get("milliseconds")
         if not isinstance(ms, int) or isinstance(ms, bool) or ms < 0:
             raise CallError(f"expected a whole number of milliseconds >= 0, not {ms!r}", "milliseconds")
-        return outcome(self.qm.advance_clock(ms))
+        return outcome(self.world.advance_clock(ms))
+
+    # -- clusters -------------------------------------------------------------------------------------------
+    def _define_channel(self, args: dict) -> Outcome:
+        return outcome(self.world.define_channel(*decode_channel(args, "define_channel")))
+
+    def _set_channel(self, args: dict) -> Outcome:
+        name = args.get("name")
+        if not isinstance(name, str) or not name:
+            raise CallError("needs a channel 'name'", "name")
+        return outcome(self.world.set_channel(name, decode_channel_state(args, "set_channel")))
+
+    def _suspend_qmgr(self, args: dict) -> Outcome:
+        return outcome(self.world.suspend_qmgr(self._qmgr_name(args), True))
+
+    def _resume_qmgr(self, args: dict) -> Outcome:
+        return outcome(self.world.suspend_qmgr(self._qmgr_name(args), False))
+
+    def _alter_queue(self, args: dict) -> Outcome:
+        return outcome(self.world.alter_queue(*decode_alter_queue(args, "alter_queue")))
+
+    def _deliver(self, args: dict) -> Outcome:
+        return outcome(self.world.deliver(*decode_deliver(args, "deliver")))
+
+    @staticmethod
+    def _qmgr_name(args: dict) -> str:
+        qmgr = args.get("qmgr")
+        if not isinstance(qmgr, str) or not qmgr:
+            raise CallError("needs a 'qmgr' name", "qmgr")
+        return qmgr
 
     _OPS: dict[str, Callable[[ReferenceAdapter, dict], Outcome]] = {
         "define_queue": _define_queue, "define_qmgr": _define_qmgr, "connect": _connect, "disconnect": _disconnect, "open": _open,
         "close": _close, "put": _put, "put1": _put1, "get": _get, "commit": _commit, "backout": _backout,
         "inquire": _inquire, "advance_clock": _advance_clock,
+        "define_channel": _define_channel, "set_channel": _set_channel, "suspend_qmgr": _suspend_qmgr,
+        "resume_qmgr": _resume_qmgr, "alter_queue": _alter_queue, "deliver": _deliver,
     }
 
 

@@ -57,7 +57,12 @@ def actual_field(kind: tuple, value: Any) -> Any:
     if tag == "options":
         total = 0
         for name in value or []:
-            total |= int(name, 16) if name.startswith("0x") else constants.VALUES.get(name, 0)
+            if isinstance(name, str) and name.startswith("0x"):
+                total |= int(name, 16)
+            elif name in constants.VALUES:
+                total |= constants.VALUES[name]
+            else:
+                return tuple(value)  # an unknown name never equals a decoded expectation
         return total
     if tag == "enum" or tag == "int":
         if isinstance(value, str):
@@ -74,7 +79,8 @@ def _describe(kind: tuple, value: Any) -> str:
     if tag == "id":
         return value.hex() if isinstance(value, bytes) else repr(value)
     if tag == "options":
-        return "[" + ", ".join(constants.option_names(value, kind[1])) + "]"
+        names = constants.option_names(value, kind[1]) if isinstance(value, int) else list(value)
+        return "[" + ", ".join(names) + "]"
     if tag == "enum":
         return constants.name_of(value, kind[1])
     return repr(value)

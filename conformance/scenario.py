@@ -8,7 +8,9 @@ A scenario is executable documentation; any adapter can run it. Its shape::
     capabilities: [groups]                        # what an implementation must claim for it to run
     setup:
       qmgr: {MsgMarkBrowseInterval: 5000}         # define_qmgr: queue-manager attributes (optional)
-      queues: [{name: Q1, MaxMsgLength: 100}]     # define_queue calls, MQ attribute names
+      qmgrs: [{name: QM1}, {name: QM2}]           # define_qmgr with a name each: a cluster (optional)
+      channels: [{name: TO.QM2, CLWLRANK: 1}]     # define_channel calls (optional)
+      queues: [{name: Q1, MaxMsgLength: 100}]     # define_queue calls, MQ attribute names (qmgr: where)
     steps:
       - open: {handle: h, queue: Q1, Options: [MQOO_OUTPUT]}
       - put: {handle: h, PMO: {Options: [MQPMO_LOGICAL_ORDER]}, MD: {MsgFlags: [MQMF_MSG_IN_GROUP]}, data: one}
@@ -27,9 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from reference.calls import (
+    CLUSTER_ARGUMENTS,
     OPS,
     Call,
     CallError,
+    check_cluster_call,
     decode_bytes,
     decode_od,
     decode_options,
@@ -111,10 +115,13 @@ def check_call(call: Call) -> None:
     op = call.op
     if op == "define_queue":
         decode_queue(args, "")
+        check_cluster_call(op, args)
         return
     if op == "define_qmgr":
-        decode_qmgr(args, "")
+        check_cluster_call(op, args)
         return
+    if op in CLUSTER_ARGUMENTS or op == "connect":
+        check_cluster_call(op, args)
     if op in ("open", "put1"):
         decode_od(args, "")
     if op in ("open", "put", "get", "close", "inquire") and not isinstance(args.get("handle"), str):
@@ -126,8 +133,20 @@ def check_call(call: Call) -> None:
             decode_structure(key, args[key], key)
     if "data" in args:
         decode_bytes(args["data"], "data")
+    if "milliseconds" in args or op == "advance_clock":
+        ms = args.get("milliseconds")
+        if not isinstance(ms, int) or isinstance(ms, bool) or ms < 0:
+            raise CallError(f"expected a whole number of milliseconds >= 0, not {ms!r}", "milliseconds")
+    if "BufferLength" in args:
+        length = args["BufferLength"]
+        if not isinstance(length, int) or isinstance(length, bool) or length < 0:
+            raise CallError(f"expected a whole number >= 0, not {length!r}", "BufferLength")
+    if "Selectors" in args:
+        selectors = args["Selectors"]
+        if not isinstance(selectors, list) or not all(isinstance(x, str) and x.startswith("MQIA_") for x in selectors):
+            raise CallError("expected a list of MQIA_* names", "Selectors")
     known = {
-        "define_queue": set(), "define_qmgr": set(), "connect": {"connection"}, "disconnect": {"connection"}, "commit": {"connection"},
+        **CLUSTER_ARGUMENTS, "define_queue": set(), "define_qmgr": set(), "connect": {"connection", "qmgr"}, "disconnect": {"connection"}, "commit": {"connection"},
         "backout": {"connection"}, "advance_clock": {"milliseconds"},
         "open": {"handle", "queue", "ObjectQMgrName", "Options", "connection"},
         "close": {"handle", "Options"}, "put": {"handle", "MD", "PMO", "data"},
@@ -185,7 +204,10 @@ def _check_expect(expect: Mapping[str, Any], path: Path, line: int) -> None:
 
     def check(kind: tuple, value: Any, where: str) -> None:
         if isinstance(value, Mapping) and set(value) == {"one_of"}:
-            for choice in value["one_of"]:
+            choices = value["one_of"]
+            if not isinstance(choices, list) or not choices:
+                raise SourceError(path, line_at(expect, where, line), f"expect: {where}: one_of needs a non-empty list")
+            for choice in choices:
                 check(kind, choice, where)
             return
         if kind[0] == "id" and is_variable(value):
@@ -213,10 +235,35 @@ def _check_expect(expect: Mapping[str, Any], path: Path, line: int) -> None:
                 decode_bytes(value, "data")
             except CallError as exc:
                 raise SourceError(path, line_at(expect, key, line), f"expect: {exc}") from None
-        elif key == "attributes" and isinstance(value, Mapping):
+        elif key == "DataLength":
+            check(("int", ()), value, key)
+        elif key == "attributes":
+            if not isinstance(value, Mapping):
+                raise SourceError(path, line_at(expect, key, line), "expect: attributes must be a mapping of MQIA_* names")
             for name, item in value.items():
                 if isinstance(item, str) and item not in constants.VALUES:
                     raise SourceError(path, line_at(expect, f"attributes.{name}", line), f"expect: unknown MQ constant {item}")
+
+
+SETUP_KEYS = ("qmgr", "qmgrs", "channels", "queues")
+
+
+def _setup_list(setup: LineDict, key: str, op: str, path: Path) -> list[Step]:
+    """The calls of a setup list: ``qmgrs`` (define_qmgr with a name each) or ``channels`` (define_channel)."""
+    items = setup.get(key, LineList())
+    if not isinstance(items, LineList):
+        raise SourceError(path, setup.line_of(key), f"{key} must be a list of mappings")
+    steps = []
+    for index, item in enumerate(items):
+        line = items.line_of(index)
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise SourceError(path, line, f"each of {key} is a mapping with a name, such as {{name: QM2}}")
+        try:
+            check_call(Call(op, dict(item)))
+        except CallError as exc:
+            raise SourceError(path, line_at(item, exc.path, line), f"{key}: {exc}") from None
+        steps.append(Step(Call(op, dict(item)), DEFAULT_EXPECT, line, setup=True))
+    return steps
 
 
 def parse(data: Any, path: Path) -> Scenario:
@@ -237,8 +284,9 @@ def parse(data: Any, path: Path) -> Scenario:
     if not isinstance(setup, LineDict):
         raise SourceError(path, data.line_of("setup"), "setup must be a mapping such as {queues: [{name: Q1}]}")
     for key in setup:
-        if key not in ("queues", "qmgr"):
-            raise SourceError(path, setup.line_of(key), f"unknown setup key {key!r}; setup takes: qmgr, queues")
+        if key not in SETUP_KEYS:
+            raise SourceError(path, setup.line_of(key),
+                              f"unknown setup key {key!r}; setup takes: {', '.join(SETUP_KEYS)}")
     qmgr = setup.get("qmgr")
     if qmgr is not None:
         if not isinstance(qmgr, dict):
@@ -248,7 +296,9 @@ def parse(data: Any, path: Path) -> Scenario:
         except CallError as exc:
             raise SourceError(path, line_at(qmgr, exc.path.removeprefix("qmgr."), setup.line_of("qmgr")), str(exc)) from None
         steps.append(Step(Call("define_qmgr", dict(qmgr)), DEFAULT_EXPECT, setup.line_of("qmgr"), setup=True))
-    queues = setup.get("queues", [])
+    for key, op in (("qmgrs", "define_qmgr"), ("channels", "define_channel")):
+        steps.extend(_setup_list(setup, key, op, path))
+    queues = setup.get("queues", LineList())
     if not isinstance(queues, LineList):
         raise SourceError(path, setup.line_of("queues"), "queues must be a list of queue definitions")
     for index, queue in enumerate(queues):
@@ -257,6 +307,7 @@ def parse(data: Any, path: Path) -> Scenario:
             raise SourceError(path, line, "a queue is a mapping such as {name: Q1}")
         try:
             decode_queue(queue, "queue")
+            check_cluster_call("define_queue", queue)
         except CallError as exc:
             raise SourceError(path, line_at(queue, exc.path.removeprefix("queue."), line), str(exc)) from None
         steps.append(Step(Call("define_queue", dict(queue)), DEFAULT_EXPECT, line, setup=True))

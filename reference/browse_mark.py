@@ -3,7 +3,9 @@
 Source: "Avoiding repeated delivery of browsed messages" (seed 001) and shared/mq-facts.md section 3. A
 message can be marked for one handle (MQGMO_MARK_BROWSE_HANDLE) and for the co-operating set of handles on its
 queue (MQGMO_MARK_BROWSE_CO_OP, handles opened with MQOO_CO_OP). A browse with MQGMO_UNMARKED_BROWSE_MSG passes
-over messages marked for it (browse-mark.browse-handle-composite, browse-mark.no-msg-when-all-marked). Co-operative marks lapse after the queue manager's MsgMarkBrowseInterval on the
+over messages marked for it (browse-mark.browse-handle-composite, browse-mark.browse-co-op-composite,
+browse-mark.no-msg-when-all-marked); other browses and destructive gets ignore marks
+(browse-mark.marks-only-steer-unmarked-browse). Co-operative marks lapse after the queue manager's MsgMarkBrowseInterval on the
 model's clock; handle marks do not. Marks end when the marking handles close, when a destructive get takes the
 message (even one later backed out), or on explicit unmark.
 """

@@ -30,6 +30,8 @@ from .structures import MQGMO, MQMD, MQOD, MQPMO
 OPS = {
     "define_queue", "connect", "disconnect", "open", "close", "put", "put1", "get", "commit", "backout",
     "inquire", "advance_clock", "define_qmgr",
+    # clusters (reference/cluster/): topology changes and channel delivery
+    "define_channel", "set_channel", "suspend_qmgr", "resume_qmgr", "alter_queue", "deliver",
 }
 
 
@@ -158,9 +160,18 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+MQLONG_MIN, MQLONG_MAX_UNSIGNED = -(2**31), 2**32 - 1  # flag fields use all 32 bits
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
 def decode_int(value: Any, families: tuple[str, ...], path: str) -> int:
-    """An integer field: a number, or a constant name of one of ``families``."""
+    """An integer field: a number that fits an MQLONG, or a constant name of one of ``families``."""
     if _is_int(value):
+        if not MQLONG_MIN <= value <= MQLONG_MAX_UNSIGNED:
+            raise CallError(f"{value} does not fit a 32-bit MQLONG", path)
         return value
     if isinstance(value, str):
         if constants.family_of(value) not in families or value not in constants.VALUES:
@@ -173,7 +184,7 @@ def decode_int(value: Any, families: tuple[str, ...], path: str) -> int:
 def decode_options(value: Any, family: str, path: str) -> int:
     """An option field: a list of constant names of ``family`` (or a number)."""
     if _is_int(value):
-        return value
+        return decode_int(value, (), path)
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list):
@@ -183,9 +194,12 @@ def decode_options(value: Any, family: str, path: str) -> int:
         if not isinstance(name, str):
             raise CallError(f"expected a {family}_* name, not {name!r}", f"{path}[{index}]")
         try:
-            total |= constants.value(name, family)
+            number = constants.value(name, family)
         except constants.UnknownConstant as exc:
             raise CallError(str(exc), f"{path}[{index}]") from None
+        if not constants.is_option_name(name, family):
+            raise CallError(f"{name} is not an option (it is a version, length or mask)", f"{path}[{index}]")
+        total |= number
     return total
 
 
@@ -267,8 +281,8 @@ def decode_qmgr(args: Mapping[str, Any], path: str) -> dict[str, int]:
     for key, item in args.items():
         if key not in QMGR_FIELDS:
             raise CallError(f"unknown queue-manager attribute {key!r}; attributes: {', '.join(QMGR_FIELDS)}",
-                            f"{path}.{key}")
-        attributes[key] = decode_field(QMGR_FIELDS[key], item, f"{path}.{key}")
+                            _join(path, key))
+        attributes[key] = decode_field(QMGR_FIELDS[key], item, _join(path, key))
     return attributes
 
 
@@ -276,14 +290,15 @@ def decode_queue(args: Mapping[str, Any], path: str) -> QueueDefinition:
     """A local queue definition from ``define_queue`` arguments (``name`` plus MQ attribute names)."""
     name = args.get("name")
     if not isinstance(name, str) or not name:
-        raise CallError("a queue needs a 'name'", f"{path}.name")
+        raise CallError("a queue needs a 'name'", _join(path, "name"))
     definition = QueueDefinition(name)
     for key, item in args.items():
-        if key == "name":
-            continue
+        if key == "name" or key == "qmgr" or key in CLUSTER_QUEUE_FIELDS:
+            continue  # where the queue is, and its cluster attributes: decode_cluster_queue
         if key not in QUEUE_FIELDS:
-            raise CallError(f"unknown queue attribute {key!r}; attributes: {', '.join(QUEUE_FIELDS)}", f"{path}.{key}")
-        number = decode_field(QUEUE_FIELDS[key], item, f"{path}.{key}")
+            raise CallError(f"unknown queue attribute {key!r}; attributes: {', '.join(QUEUE_FIELDS)}",
+                            _join(path, key))
+        number = decode_field(QUEUE_FIELDS[key], item, _join(path, key))
         if key in ("InhibitPut", "InhibitGet"):
             number = bool(number)
         setattr(definition, key, number)
@@ -294,13 +309,145 @@ def decode_od(args: Mapping[str, Any], path: str) -> MQOD:
     """The MQOD of an open or put1: ``queue`` (ObjectName) and optional ``ObjectQMgrName``."""
     queue = args.get("queue")
     if not isinstance(queue, str) or not queue:
-        raise CallError("needs a 'queue' name", f"{path}.queue")
+        raise CallError("needs a 'queue' name", _join(path, "queue"))
     qmgr = args.get("ObjectQMgrName", "")
     if not isinstance(qmgr, str):
-        raise CallError("expected text", f"{path}.ObjectQMgrName")
+        raise CallError("expected text", _join(path, "ObjectQMgrName"))
     return MQOD(queue, qmgr)
 
 
 def names(value: int, family: str) -> str:
     """The name of an enumerated value, for CompCode and Reason."""
     return constants.name_of(value, family)
+
+
+# -- clusters (reference/cluster/) --------------------------------------------------------------------------
+# Queue managers, channels and the cluster attributes of queues, spelled as MQSC spells them (CLWLRANK,
+# CLWLPRTY, CLWLUSEQ, NETPRTY, CLWLWGHT, CLWLMRUC, CLUSTER) except DefBind, which is the MQI attribute name the
+# documents use. Channel states are MQCHS_* names. Ranges from shared/mq-facts.md section 4.2.
+# A put to a cluster queue reports the destination chosen in its Outcome's PMO: ResolvedQMgrName and ResolvedQName
+# (cluster.destination.resolved-qmgr). A connection names its queue manager: connect {connection, qmgr}.
+
+CLUSTER_QMGR_FIELDS: dict[str, tuple] = {"CLWLUSEQ": ("enum", "MQCLWL_USEQ"), "CLWLMRUC": _INT}
+CLUSTER_QUEUE_FIELDS: dict[str, tuple] = {
+    "CLUSTER": ("text",), "CLWLRANK": _INT, "CLWLPRTY": _INT, "CLWLUSEQ": ("enum", "MQCLWL_USEQ"),
+    "DefBind": ("enum", "MQBND"),
+}
+CHANNEL_FIELDS: dict[str, tuple] = {"CLWLRANK": _INT, "CLWLPRTY": _INT, "NETPRTY": _INT, "CLWLWGHT": _INT}
+RANGES = {"CLWLRANK": (0, 9), "CLWLPRTY": (0, 9), "NETPRTY": (0, 9), "CLWLWGHT": (1, 99),
+          "CLWLMRUC": (1, 999_999_999)}
+
+
+def _name(args: Mapping[str, Any], key: str, path: str, required: bool = True) -> str | None:
+    value = args.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value:
+        raise CallError(f"needs a {key!r} name", _join(path, key))
+    return value
+
+
+def _attributes(args: Mapping[str, Any], kinds: dict[str, tuple], path: str, skip: tuple[str, ...]) -> dict:
+    found = {}
+    for key, item in args.items():
+        if key in skip:
+            continue
+        if key not in kinds:
+            raise CallError(f"unknown attribute {key!r}; attributes: {', '.join(kinds)}", _join(path, key))
+        value = decode_field(kinds[key], item, _join(path, key))
+        low, high = RANGES.get(key, (None, None))
+        if low is not None and not low <= value <= high:
+            raise CallError(f"{key} is {low} to {high}, not {value}", _join(path, key))
+        found[key] = value
+    return found
+
+
+def decode_define_qmgr(args: Mapping[str, Any], path: str) -> tuple[str | None, dict[str, int], dict[str, int]]:
+    """``define_qmgr``: an optional ``name`` (a new or existing queue manager; none: the default one), its
+    attributes (MsgMarkBrowseInterval, MaxMsgLength) and its cluster attributes (CLWLUSEQ, CLWLMRUC)."""
+    name = _name(args, "name", path, required=False)
+    rest = {k: v for k, v in args.items() if k != "name"}
+    local = decode_qmgr({k: v for k, v in rest.items() if k not in CLUSTER_QMGR_FIELDS}, path)
+    cluster = _attributes({k: v for k, v in rest.items() if k in CLUSTER_QMGR_FIELDS}, CLUSTER_QMGR_FIELDS, path, ())
+    return name, local, cluster
+
+
+def decode_cluster_queue(args: Mapping[str, Any], path: str) -> tuple[str | None, dict[str, Any]]:
+    """The ``qmgr`` a ``define_queue`` defines its queue on (none: the default one) and the queue's cluster
+    attributes (CLUSTER, CLWLRANK, CLWLPRTY, CLWLUSEQ, DefBind)."""
+    qmgr = _name(args, "qmgr", path, required=False)
+    cluster = {k: v for k, v in args.items() if k in CLUSTER_QUEUE_FIELDS}
+    return qmgr, _attributes(cluster, CLUSTER_QUEUE_FIELDS, path, ())
+
+
+def decode_alter_queue(args: Mapping[str, Any], path: str) -> tuple[str | None, str, dict, dict[str, Any]]:
+    """``alter_queue``: ``qmgr``, ``name`` and the attributes to change, local and cluster ones."""
+    name = _name(args, "name", path)
+    qmgr = _name(args, "qmgr", path, required=False)
+    local = _attributes({k: v for k, v in args.items() if k not in CLUSTER_QUEUE_FIELDS}, QUEUE_FIELDS, path,
+                        ("name", "qmgr"))
+    for key in ("InhibitPut", "InhibitGet"):
+        if key in local:
+            local[key] = bool(local[key])
+    return qmgr, name, local, decode_cluster_queue({k: v for k, v in args.items() if k != "qmgr"}, path)[1]
+
+
+def decode_channel(args: Mapping[str, Any], path: str) -> tuple[str, str | None, dict[str, Any]]:
+    """``define_channel``: ``name``, the ``qmgr`` it leads to (for a new channel), workload attributes
+    (CLWLRANK, CLWLPRTY, NETPRTY, CLWLWGHT) and optionally its ``state``."""
+    name = _name(args, "name", path)
+    qmgr = _name(args, "qmgr", path, required=False)
+    attributes = _attributes(args, CHANNEL_FIELDS, path, ("name", "qmgr", "state"))
+    if "state" in args:
+        attributes["state"] = decode_channel_state(args, path)
+    return name, qmgr, attributes
+
+
+def decode_channel_state(args: Mapping[str, Any], path: str) -> str:
+    """A channel ``state``: an MQCHS_* name."""
+    from .cluster.topology import CHANNEL_STATES
+
+    state = args.get("state")
+    if state not in CHANNEL_STATES:
+        raise CallError(f"state must be one of {', '.join(CHANNEL_STATES)}, not {state!r}", _join(path, "state"))
+    return state
+
+
+def decode_deliver(args: Mapping[str, Any], path: str) -> tuple[str | None, str | None, bool]:
+    """``deliver``: optionally the sending ``qmgr`` and the ``channel``; ``indoubt: true`` loses the batch's
+    confirmation."""
+    indoubt = args.get("indoubt", False)
+    if not isinstance(indoubt, bool):
+        raise CallError("expected true or false", _join(path, "indoubt"))
+    return _name(args, "qmgr", path, required=False), _name(args, "channel", path, required=False), indoubt
+
+
+CLUSTER_ARGUMENTS: dict[str, set[str]] = {
+    "define_channel": {"name", "qmgr", "state", *CHANNEL_FIELDS},
+    "set_channel": {"name", "state"},
+    "suspend_qmgr": {"qmgr"},
+    "resume_qmgr": {"qmgr"},
+    "alter_queue": {"name", "qmgr", *QUEUE_FIELDS, *CLUSTER_QUEUE_FIELDS},
+    "deliver": {"qmgr", "channel", "indoubt"},
+}
+
+
+def check_cluster_call(op: str, args: Mapping[str, Any]) -> None:
+    """Decode a cluster call's arguments as the model would (for loading scenarios)."""
+    if op == "define_qmgr":
+        decode_define_qmgr(args, "")
+    elif op == "define_queue":
+        decode_cluster_queue(args, "")
+    elif op == "define_channel":
+        decode_channel(args, "")
+    elif op == "set_channel":
+        _name(args, "name", "")
+        decode_channel_state(args, "")
+    elif op in ("suspend_qmgr", "resume_qmgr"):
+        _name(args, "qmgr", "")
+    elif op == "alter_queue":
+        decode_alter_queue(args, "")
+    elif op == "deliver":
+        decode_deliver(args, "")
+    elif op == "connect":
+        _name(args, "qmgr", "", required=False)

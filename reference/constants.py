@@ -426,6 +426,13 @@ def value(name: str, family: str | None = None) -> int:
         raise UnknownConstant(f"unknown MQ constant {name}") from None
 
 
+def is_option_name(name: str, family: str) -> bool:
+    """Whether ``name`` is an option of ``family`` (a flag, a composite, or a zero-valued option), rather than a
+    structure version, length or mask that merely shares the prefix."""
+    return (family_of(name) == family and name in VALUES and not any(m in name for m in _VERSION_MARKERS)
+            and "_MASK" not in name)
+
+
 def options(names: Iterable[str], family: str) -> int:
     """The option field value for a list of option names of one family (composites allowed)."""
     total = 0

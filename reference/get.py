@@ -137,7 +137,8 @@ def _after(queue: LocalQueue, message: StoredMessage, key: tuple[int, int] | Non
 def find_physical(queue: LocalQueue, keys: dict, numbers: dict, options: int, after: tuple[int, int] | None,
                   clauses: list[str], skip=None) -> StoredMessage | None:
     """The first visible message in delivery order after ``after`` that matches and is available, and that
-    ``skip`` (the browse-mark filter) does not pass over."""
+    ``skip`` (the browse-mark filter) does not pass over. Because BROWSE_NEXT looks only past the cursor, a
+    group whose last message precedes its first is found again (get.browse.past-group-end-repeats)."""
     for message in queue.candidates(keys):
         if message.state != VISIBLE or not _after(queue, message, after) or (skip and skip(message)):
             continue
@@ -177,13 +178,6 @@ def _no_message(qm: QueueManager, gmo: MQGMO, clauses: list[str]) -> Result:
         qm.clock.advance(max(gmo.WaitInterval, 0))
         clauses.append("get.wait.expires")
     return Result(MQCC_FAILED, VALUES["MQRC_NO_MSG_AVAILABLE"], clauses + ["get.no-msg-available"])
-
-
-def _start_browse(handle: ObjectHandle, logical: bool) -> None:
-    handle.browse_position = GroupPosition()
-    handle.cursor = None
-    handle.anchor = None
-    handle.browse_logical = logical
 
 
 def get(
@@ -253,15 +247,22 @@ def get(
         if options & GMO["MQGMO_BROWSE_NEXT"] and handle.browse_logical is not None \
                 and handle.browse_logical != logical:
             return failure("MQRC_INCONSISTENT_BROWSE", "get.browse.next-keeps-logical-order")
-        if options & GMO["MQGMO_BROWSE_FIRST"] or handle.browse_logical is None:
-            _start_browse(handle, logical)
-            clauses.append("get.browse.first-resets")
-    position = handle.browse_position if browse else handle.get_position
+        restart = bool(options & GMO["MQGMO_BROWSE_FIRST"]) or handle.browse_logical is None
+    else:
+        restart = False
+    # A browse that starts again works on a fresh position and cursor, which replace the handle's only if the
+    # call moves the cursor: a failed call changes nothing (mqi.failed-call-no-effect).
+    if restart:
+        clauses.append("get.browse.first-resets")
+        position, cursor, anchor = GroupPosition(), None, None
+    else:
+        position = handle.browse_position if browse else handle.get_position
+        cursor, anchor = handle.cursor, handle.anchor
 
     # -- choose the message --------------------------------------------------------------------------------
     started_group = False
     if under_cursor:
-        message = queue.messages.get(handle.cursor[1]) if handle.cursor else None
+        message = queue.messages.get(cursor[1]) if cursor else None
         if message is None or message.state != VISIBLE:
             return failure("MQRC_NO_MSG_UNDER_CURSOR", "get.browse.no-msg-under-cursor")
         if complete and message.md.Offset > 0:
@@ -290,7 +291,7 @@ def get(
                 return failure("MQRC_MATCH_OPTIONS_ERROR", "get.logical-order.match-options-must-agree")
             keys, _numbers = selection(md, match & ~(MO["MQMO_MATCH_MSG_SEQ_NUMBER"] | MO["MQMO_MATCH_OFFSET"]))
             clauses.extend(match_clauses(keys, {}))
-            after = handle.anchor if browse else None
+            after = anchor if browse else None
             message = find_group_start(queue, keys, options, after, clauses, skip)
             if message is None:
                 return _no_message(qm, gmo, clauses)
@@ -300,8 +301,8 @@ def get(
         keys, numbers = selection(md, match)
         clauses.extend(match_clauses(keys, numbers))
         after = None
-        if browse and options & GMO["MQGMO_BROWSE_NEXT"] and handle.cursor:
-            after = handle.cursor[0]
+        if browse and options & GMO["MQGMO_BROWSE_NEXT"] and cursor:
+            after = cursor[0]
             clauses.append("get.browse.cursor-moves-forward")
         if token is not None:
             message = _by_token(queue, token, keys, numbers, after, skip, clauses)
@@ -383,9 +384,9 @@ def get(
     moved = browse and not under_cursor and reason != "MQRC_TRUNCATED_MSG_FAILED"
     if moved:
         # A browse that fails for truncation leaves the cursor where it was (get.browse.truncated-keeps-cursor).
+        handle.browse_position, handle.browse_logical = position, logical
         handle.cursor = (queue.delivery_key(message), message.seq)
-        if logical and started_group:
-            handle.anchor = queue.delivery_key(message)
+        handle.anchor = queue.delivery_key(message) if logical and started_group else anchor
     if remove or moved:
         # Any get, in logical order or not, sets the previous message (get.logical-order.position-after-any-get).
         position.advance(out, len(data), logical, message.md.Persistence, syncpoint)

@@ -134,6 +134,8 @@ def put(
 ) -> Result:
     """Put one message on ``queue``; ``handle`` is None for MQPUT1, which keeps no group information.
 
+    When a put breaks several rules, the first in the order of the checks below is reported (put.check-order).
+
     Clauses: put.options.*, put.logical-order.*, put.group-consistency.*, put.close-outcome.*, msgflags.*,
     md.version-1-ignores-group-fields, put.persistence.*, put.priority.*, put.put-inhibited,
     put.msg-too-big-for-q, put.msg-too-big-for-q-mgr, put.q-full, put.msg-seq-number-range, put.offset-range,

@@ -76,7 +76,8 @@ class LocalQueue:
     messages: dict[int, StoredMessage] = field(default_factory=dict)  # physical order
     levels: list[dict[int, StoredMessage]] = field(default_factory=_empty_levels)
     indexes: dict[str, dict[bytes, dict[int, StoredMessage]]] = field(default_factory=_empty_indexes)
-    tokens: dict[bytes, StoredMessage] = field(default_factory=dict)  # MsgToken -> message
+    # MsgToken -> message; a token is made once per put and kept until the message goes (browse-mark.msg-token-stable)
+    tokens: dict[bytes, StoredMessage] = field(default_factory=dict)
     coop_handles: set[int] = field(default_factory=set)  # the co-operating set: handles opened with MQOO_CO_OP
     open_input_count: int = 0
     open_output_count: int = 0

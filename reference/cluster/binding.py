@@ -1,0 +1,290 @@
+"""MQOPEN, MQPUT and MQPUT1 of a cluster queue: when the destination is chosen, and what a put sends.
+
+Sources: shared/mq-facts.md section 4.1 (bind options: MQOO_BIND_ON_OPEN chooses once at MQOPEN,
+MQOO_BIND_NOT_FIXED for every put, MQOO_BIND_ON_GROUP once per message group; MQOO_BIND_AS_Q_DEF takes the
+queue's DefBind; MQPUT1 is never bound; a named ObjectQMgrName bypasses the choice), "Putting Logically Ordered
+Groups to a Clustered Queue (MQOO_BIND_ON_GROUP)" in seed 000, seed 004 (DefBind, the local instance), and the
+reason codes of section 4.4 (2268, 2270, 2085).
+
+A put to the sender's own instance is an ordinary local put (reference/put.py). A put to a remote instance is
+the same put onto the sender's cluster transmission queue, with the destination instance's DefPersistence and
+DefPriority, recorded with a :class:`Transmission` header; the put's MQPMO returns the destination in
+ResolvedQName and ResolvedQMgrName (cluster.destination.resolved-qmgr).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .. import put as put_module
+from ..constants import VALUES
+from ..errors import NotModelled
+from ..handles import Connection, ObjectHandle
+from ..options import first_broken, unknown_bits
+from ..qmgr import QueueManager
+from ..result import MQCC_FAILED, Result, failure
+from ..structures import MQMD, MQMD_VERSION_2, MQOD, MQPMO, NONE_ACCOUNTING
+from . import workload
+from .topology import (
+    BIND_NOT_FIXED,
+    BIND_ON_GROUP,
+    BIND_ON_OPEN,
+    CLUSTER_XMITQ,
+    Binding,
+    Destination,
+    Transmission,
+)
+
+if TYPE_CHECKING:
+    from .world import Cluster
+
+OO_OUTPUT = VALUES["MQOO_OUTPUT"]
+OO_READ = VALUES["MQOO_INPUT_AS_Q_DEF"] | VALUES["MQOO_INPUT_SHARED"] | VALUES["MQOO_INPUT_EXCLUSIVE"] | \
+    VALUES["MQOO_BROWSE"]
+# What an open of a cluster queue without a local instance may ask for: output, its bind option, context options.
+OO_OUTPUT_ONLY = OO_OUTPUT | VALUES["MQOO_BIND_ON_OPEN"] | VALUES["MQOO_BIND_NOT_FIXED"] | VALUES["MQOO_BIND_ON_GROUP"] \
+    | VALUES["MQOO_FAIL_IF_QUIESCING"] | VALUES["MQOO_PASS_IDENTITY_CONTEXT"] | VALUES["MQOO_PASS_ALL_CONTEXT"] \
+    | VALUES["MQOO_SET_IDENTITY_CONTEXT"] | VALUES["MQOO_SET_ALL_CONTEXT"]
+OO_BIND = {
+    VALUES["MQOO_BIND_ON_OPEN"]: (BIND_ON_OPEN, "cluster.bind.on-open"),
+    VALUES["MQOO_BIND_NOT_FIXED"]: (BIND_NOT_FIXED, "cluster.bind.not-fixed"),
+    VALUES["MQOO_BIND_ON_GROUP"]: (BIND_ON_GROUP, "cluster.bind.on-group"),
+}
+MODE_CLAUSE = {BIND_ON_OPEN: "cluster.bind.on-open", BIND_NOT_FIXED: "cluster.bind.not-fixed",
+               BIND_ON_GROUP: "cluster.bind.on-group"}
+PMO_LOGICAL_ORDER = VALUES["MQPMO_LOGICAL_ORDER"]
+MF_GROUP = VALUES["MQMF_MSG_IN_GROUP"] | VALUES["MQMF_LAST_MSG_IN_GROUP"]
+
+
+def is_cluster_queue(cluster: Cluster, qm: QueueManager, od: MQOD) -> bool:
+    """Whether MQOPEN/MQPUT1 of ``od`` on ``qm`` resolves in the cluster rather than to a local queue.
+
+    An ObjectQMgrName naming another member goes to the cluster; one naming this queue manager, or a local
+    queue outside the cluster, is an ordinary local open (cluster.topology.local-queue-first).
+    """
+    if not cluster.clustered:
+        return False
+    target = od.ObjectQMgrName.strip()
+    if target and target != qm.name:
+        return target in cluster.members
+    if target:
+        return False
+    if od.ObjectName in qm.queues and cluster.members[qm.name].clustered_instance(od.ObjectName) is None:
+        return False
+    return bool(cluster.hosts(od.ObjectName))
+
+
+def def_bind(cluster: Cluster, qm: QueueManager, queue: str) -> int:
+    """The DefBind that MQOO_BIND_AS_Q_DEF takes: the local instance's, else that of the instance on the
+    queue manager with the lowest name (cluster.bind.def-bind-source)."""
+    local = cluster.members[qm.name].clustered_instance(queue)
+    if local is not None:
+        return local.DefBind
+    return cluster.members[cluster.hosts(queue)[0]].instances[queue].DefBind
+
+
+def bind_mode(cluster: Cluster, qm: QueueManager, queue: str, options: int) -> tuple[int, list[str]]:
+    """The MQBND_* value an open handle works by: its MQOO_BIND_* option, or the queue's DefBind."""
+    for bit, (mode, clause) in OO_BIND.items():
+        if options & bit:
+            return mode, [clause]
+    mode = def_bind(cluster, qm, queue)
+    return mode, ["cluster.bind.as-q-def", MODE_CLAUSE[mode]]
+
+
+def explicit_route(cluster: Cluster, qm: QueueManager, target: str, queue: str) -> Destination:
+    """The destination of a message for a named queue manager: its instance, by the first of its channels.
+    The workload algorithm does not run (cluster.bind.explicit-qmgr)."""
+    if target not in cluster.hosts(queue):
+        raise NotModelled(f"a message for {queue} on {target}, which hosts no instance of it (it would go to "
+                          "that queue manager's dead-letter queue)")
+    routes = cluster.routes_to(target)
+    return Destination(target, queue, routes[0].name)
+
+
+def open_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, options: int) -> Result:
+    """MQOPEN of a cluster queue.
+
+    Clauses: open.options.*, cluster.open.input-remote, cluster.bind.*, the workload rows, cluster.open.all-put-
+    disabled, cluster.open.local-instance-put-disabled.
+    """
+    conn = qm.connections.get(hconn)
+    if conn is None:
+        return failure("MQRC_HCONN_ERROR", "conn.hconn-error")
+    if unknown_bits(options, "MQOO"):
+        return failure("MQRC_OPTIONS_ERROR", "open.options.unknown")
+    broken = first_broken(qm.spec["open.options"], options, "MQOPEN")
+    if broken is not None:
+        return failure(broken.reason, broken.id)
+    queue = od.ObjectName
+    target = od.ObjectQMgrName.strip()
+    explicit = bool(target) and target != qm.name
+    local = not explicit and cluster.members[qm.name].clustered_instance(queue) is not None
+    if options & OO_READ and not local:
+        return failure("MQRC_OPTION_NOT_VALID_FOR_TYPE", "cluster.open.input-remote")
+    if not local and options & ~OO_OUTPUT_ONLY:
+        raise NotModelled("MQOPEN of a cluster queue with no local instance for anything but output (MQINQ of "
+                          "the cluster's copy of its attributes, MQSET)")
+    if not options & OO_OUTPUT:
+        return qm.open(hconn, MQOD(queue if local else CLUSTER_XMITQ), options)  # nothing to bind
+
+    clauses: list[str] = []
+    chosen: Destination | None = None
+    if explicit:
+        bound = Binding(queue, BIND_ON_OPEN, explicit=True, fixed=explicit_route(cluster, qm, target, queue))
+        clauses.append("cluster.bind.explicit-qmgr")
+    else:
+        mode, clauses = bind_mode(cluster, qm, queue, options)
+        bound = Binding(queue, mode)
+        if mode == BIND_ON_OPEN:
+            choice = workload.choose(cluster, qm.name, queue)
+            clauses += choice.clauses
+            if choice.failed:
+                if not (local and choice.reason == "MQRC_CLUSTER_PUT_INHIBITED"):
+                    return Result(MQCC_FAILED, VALUES[choice.reason], clauses + ["cluster.open.all-put-disabled"])
+                # A local instance lets MQOPEN succeed even when put-inhibited; the put then fails.
+                routes = cluster.routes_to(qm.name)
+                choice.destination = Destination(qm.name, queue, routes[0].name, local=True)
+                clauses.append("cluster.open.local-instance-put-disabled")
+            else:
+                chosen = choice.destination
+            bound.fixed = choice.destination
+    opened = qm.open(hconn, MQOD(queue if local else CLUSTER_XMITQ), options)
+    if opened.failed:
+        return opened
+    cluster.members[qm.name].bindings[opened.hobj] = bound
+    if chosen is not None:
+        cluster.record_choice(qm.name, chosen)
+    return Result(clauses=clauses + opened.clauses, hobj=opened.hobj)
+
+
+def put_cluster(cluster: Cluster, qm: QueueManager, hconn: int, hobj: int, bound: Binding, md: MQMD, pmo: MQPMO,
+                data: bytes) -> Result:
+    """MQPUT on a handle open on a cluster queue: the destination by the handle's binding, then the put.
+
+    Clauses: cluster.bind.*, the workload rows, cluster.put.no-destinations, cluster.workload.all-put-disabled,
+    and those of reference/put.py.
+    """
+    found = qm._handle(hconn, hobj)
+    if isinstance(found, Result):
+        return found
+    conn, handle = found
+    refused = put_module.check_options(qm, pmo.Options, "MQPUT")
+    if refused is not None:
+        return refused
+    record = False
+    group_bound = False
+    if bound.fixed is not None:
+        destination = bound.fixed
+        clauses = ["cluster.bind.explicit-qmgr" if bound.explicit else "cluster.bind.on-open"]
+        pinned = "cluster.reallocation." + ("not-explicit-qmgr" if bound.explicit else "not-bound-on-open")
+    else:
+        flags = md.MsgFlags if md.Version >= MQMD_VERSION_2 else 0
+        in_group = bool(flags & MF_GROUP)
+        logical = bool(pmo.Options & PMO_LOGICAL_ORDER)
+        group_open = bound.group is not None and handle.put_position.current_group
+        if bound.mode == BIND_ON_GROUP and group_open:
+            if not in_group:
+                return failure("MQRC_INCOMPLETE_GROUP", "cluster.bind.on-group-incomplete-group")
+            destination, group_bound = bound.group, True
+            clauses, pinned = ["cluster.bind.on-group"], "cluster.reallocation.not-bound-on-group"
+        else:
+            pinned = ""
+            if bound.mode == BIND_ON_GROUP and logical and in_group:
+                clauses, group_bound = ["cluster.bind.on-group"], True
+                pinned = "cluster.reallocation.not-bound-on-group"
+            elif bound.mode == BIND_ON_GROUP:
+                clauses = ["cluster.bind.on-group-not-in-group"]
+            else:
+                clauses = ["cluster.bind.not-fixed"]
+            choice = workload.choose(cluster, qm.name, bound.queue)
+            clauses += choice.clauses
+            if choice.failed:
+                return Result(MQCC_FAILED, VALUES[choice.reason], clauses)
+            destination, record = choice.destination, True
+    result = send(cluster, qm, conn, handle, destination, md, pmo, data, "MQPUT", pinned, clauses)
+    if result.failed:
+        return result
+    if record:
+        cluster.record_choice(qm.name, destination)
+        result.clauses.append("cluster.workload.weight")
+    if bound.mode == BIND_ON_GROUP:
+        bound.group = destination if group_bound and handle.put_position.current_group else None
+    return result
+
+
+def put1_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, md: MQMD, pmo: MQPMO,
+                 data: bytes) -> Result:
+    """MQPUT1 of a cluster queue: chosen for this one message, as if MQOO_BIND_NOT_FIXED
+    (cluster.bind.put1-not-fixed), unless a queue manager is named (cluster.bind.explicit-qmgr)."""
+    conn = qm.connections.get(hconn)
+    if conn is None:
+        return failure("MQRC_HCONN_ERROR", "conn.hconn-error")
+    refused = put_module.check_options(qm, pmo.Options, "MQPUT1")
+    if refused is not None:
+        return refused
+    target = od.ObjectQMgrName.strip()
+    if target and target != qm.name:
+        destination = explicit_route(cluster, qm, target, od.ObjectName)
+        return send(cluster, qm, conn, None, destination, md, pmo, data, "MQPUT1",
+                    "cluster.reallocation.not-explicit-qmgr", ["cluster.bind.explicit-qmgr"])
+    choice = workload.choose(cluster, qm.name, od.ObjectName)
+    clauses = ["cluster.bind.put1-not-fixed"] + choice.clauses
+    if choice.failed:
+        return Result(MQCC_FAILED, VALUES[choice.reason], clauses)
+    result = send(cluster, qm, conn, None, choice.destination, md, pmo, data, "MQPUT1", "", clauses)
+    if not result.failed:
+        cluster.record_choice(qm.name, choice.destination)
+        result.clauses.append("cluster.workload.weight")
+    return result
+
+
+def accounting_token(qm: QueueManager, conn: Connection) -> bytes:
+    """The AccountingToken the queue manager gives a connection's messages (never all zeros)."""
+    name = qm.name.encode("ascii", "replace")[:12].ljust(12)
+    return (b"ACCT" + name + conn.hconn.to_bytes(4, "big")).ljust(32, b"\0")
+
+
+def send(cluster: Cluster, qm: QueueManager, conn: Connection, handle: ObjectHandle | None,
+         destination: Destination, md: MQMD, pmo: MQPMO, data: bytes, call: str, pinned: str,
+         clauses: list[str]) -> Result:
+    """Put one message for ``destination``: on the local instance, or on the cluster transmission queue.
+
+    ``pinned`` is empty for a message that may be reallocated, else the clause that forbids it; on the
+    transmission queue such a message carries an all-zero AccountingToken
+    (cluster.reallocation.accounting-token-zero). Clauses: cluster.topology.transmission-queue,
+    cluster.destination.resolved-qmgr.
+    """
+    if destination.local:
+        result = put_module.put(qm, conn, handle, qm.queues[destination.queue], md, pmo, data, call=call)
+        result.clauses.append("cluster.workload.local-route")
+    else:
+        xmitq = qm.queues[CLUSTER_XMITQ]
+        instance = cluster.instance_definition(destination.qmgr, destination.queue)
+        saved = xmitq.definition
+        # The destination's defaults decide MQPER_PERSISTENCE_AS_Q_DEF and MQPRI_PRIORITY_AS_Q_DEF.
+        xmitq.definition = replace(saved, DefPersistence=instance.DefPersistence, DefPriority=instance.DefPriority)
+        first = qm.last_seq
+        try:
+            result = put_module.put(qm, conn, handle, xmitq, md, pmo, data, call=call)
+        finally:
+            xmitq.definition = saved
+        if not result.failed:
+            token = accounting_token(qm, conn)
+            member = cluster.members[qm.name]
+            for seq in range(first + 1, qm.last_seq + 1):
+                message = xmitq.messages.get(seq)
+                if message is None:
+                    continue
+                message.md.AccountingToken = NONE_ACCOUNTING if pinned else token
+                member.transmissions[message.token] = Transmission(
+                    destination.qmgr, destination.queue, destination.channel, pinned, token)
+            result.clauses.append("cluster.topology.transmission-queue")
+            if pinned:
+                result.clauses += [pinned, "cluster.reallocation.accounting-token-zero"]
+    result.clauses[:0] = clauses
+    if result.pmo is not None:
+        result.pmo.ResolvedQName, result.pmo.ResolvedQMgrName = destination.queue, destination.qmgr
+        result.clauses.append("cluster.destination.resolved-qmgr")
+    return result
