@@ -39,9 +39,10 @@ class Adapter(Protocol):
 
 
 def _shipped() -> dict[str, Callable[[], Adapter]]:
+    from .ibmmq import IbmMqAdapter
     from .reference import ReferenceAdapter
 
-    return {"reference": ReferenceAdapter}
+    return {"reference": ReferenceAdapter, "ibmmq": IbmMqAdapter}
 
 
 def available() -> dict[str, str]:
@@ -49,11 +50,26 @@ def available() -> dict[str, str]:
     found = {name: "shipped with the suite" for name in _shipped()}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         found.setdefault(ep.name, f"entry point {ep.value}")
+    found["jsonlines:COMMAND"] = "any program speaking the JSON-lines protocol (docs/implementers.md)"
+    found["mutant:NAME"] = "the model with one rule broken (adapters/mutants.py)"
+    found["module:factory"] = "a Python factory returning an adapter"
     return found
 
 
+JSONLINES_PREFIX = "jsonlines:"
+
+
 def load(name: str) -> Adapter:
-    """A new adapter instance by name, entry-point name, or ``module:factory``."""
+    """A new adapter instance by name, entry-point name, ``module:factory``, or ``jsonlines:COMMAND`` (a server
+    program speaking the JSON-lines protocol; COMMAND is split as a shell would, without a shell)."""
+    if name.startswith("mutant:"):
+        from .mutants import load_mutant
+
+        return load_mutant(name)
+    if name.startswith(JSONLINES_PREFIX):
+        from .jsonlines import JsonLinesAdapter
+
+        return JsonLinesAdapter.from_spec(name[len(JSONLINES_PREFIX):])
     shipped = _shipped()
     if name in shipped:
         return shipped[name]()
@@ -74,4 +90,5 @@ def load(name: str) -> Adapter:
         except Exception as exc:  # noqa: BLE001
             raise AdapterError(f"adapter {name!r} failed to start: {exc}") from None
     known = ", ".join(sorted(available()))
-    raise AdapterError(f"unknown adapter {name!r}; known adapters: {known} (or give module:factory)")
+    raise AdapterError(f"unknown adapter {name!r}; known adapters: {known} "
+                       f"(or give module:factory, or jsonlines:COMMAND)")

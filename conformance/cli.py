@@ -138,6 +138,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--output", type=Path, help="report folder (default reports/<run-id>)")
     run.add_argument("--scenarios", type=Path, nargs="+", default=[fixtures.SCENARIOS], help=argparse.SUPPRESS)
 
+    serve = commands.add_parser("serve", help="serve the reference model over the JSON-lines adapter protocol")
+    serve.add_argument("--stdio", action="store_true", required=True,
+                       help="speak protocol 1 on standard input and output (docs/implementers.md)")
+
     commands.add_parser("adapters", help="list the adapters that can be named")
     commands.add_parser("lint", help="check that scenarios load and every cited clause exists")
     return parser
@@ -151,6 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "run":
             output = args.output or Path("reports") / new_run_id(args.adapter)
             return run_scenarios(args.scenarios, args.adapter, output)
+        if args.command == "serve":
+            from .serve import serve_stdio
+
+            return serve_stdio()
         if args.command == "adapters":
             for name, origin in sorted(available().items()):
                 print(f"{name}\t{origin}")

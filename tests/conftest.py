@@ -1,20 +1,3 @@
-"""Shared fixtures: the adapter under test (``--adapter NAME``, default the reference model)."""
-
-from __future__ import annotations
-
-import pytest
-
-from adapters.base import Adapter, load
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--adapter", default="reference", help="adapter under test (name or module:factory)")
-
-
-@pytest.fixture
-def adapter(request: pytest.FixtureRequest) -> Adapter:
-    """A fresh adapter under test for each test."""
-    instance = load(request.config.getoption("--adapter"))
-    instance.reset()
-    yield instance
-    instance.close()
+"""Tests of the suite run through its own pytest plugin (conformance/pytest_plugin.py, installed as the
+``pytest11`` entry point ``mq_conformance``): ``--adapter``, the ``adapter`` fixture, capability and clause
+markers, expectation files. Run them with ``make test``, which installs the suite first."""

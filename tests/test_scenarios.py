@@ -11,11 +11,16 @@ from conformance.runner import NOT_CLAIMED, PASSED, reference_attribution, run_s
 from conformance.scenario import load_scenario, scenario_files
 
 FILES = scenario_files([fixtures.SCENARIOS])
+SCENARIOS = [load_scenario(path) for path in FILES]
+CASES = [
+    pytest.param(s, id=s.id, marks=[pytest.mark.capability(*sorted(s.capabilities)),
+                                    pytest.mark.clause(*sorted(s.clause_ids()))])
+    for s in SCENARIOS
+]
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_scenario_holds(path, adapter):
-    scenario = load_scenario(path)
+@pytest.mark.parametrize("scenario", CASES)
+def test_scenario_holds(scenario, adapter):
     result = run_scenario(scenario, adapter, reference_attribution(adapter))
     if result.status == NOT_CLAIMED:
         pytest.skip(f"not claimed: {result.reason}")
@@ -23,15 +28,19 @@ def test_scenario_holds(path, adapter):
 
 
 def test_scenario_ids_are_unique():
-    ids = [load_scenario(path).id for path in FILES]
+    ids = [s.id for s in SCENARIOS]
     assert len(ids) == len(set(ids))
+
+
+def test_scenario_id_is_its_file_name():
+    assert [s.path for s in SCENARIOS if s.path.stem != s.id] == []
 
 
 def test_every_cited_clause_exists():
     registry = load_registry()
-    unknown = {(str(path), c) for path in FILES for c in load_scenario(path).clause_ids() if c not in registry}
+    unknown = {(str(s.path), c) for s in SCENARIOS for c in s.clause_ids() if c not in registry}
     assert not unknown
 
 
 def test_every_scenario_cites_a_clause():
-    assert [p for p in FILES if not load_scenario(p).clause_ids()] == []
+    assert [s.path for s in SCENARIOS if not s.clause_ids()] == []

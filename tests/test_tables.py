@@ -74,7 +74,8 @@ def _concrete(row) -> list[dict]:
 
 
 TABLE1_CASES = [
-    pytest.param(row, facts, field_group, id=f"{row.id}-{i}-{'none' if field_group == NONE_HEX else 'field'}")
+    pytest.param(row, facts, field_group, id=f"{row.id}-{i}-{'none' if field_group == NONE_HEX else 'field'}",
+                 marks=pytest.mark.clause(row.id))
     for row in TABLE1.rows
     for i, facts in enumerate(_concrete(row))
     for field_group in ((NONE_HEX, FIELD_GROUP) if row.then["GroupId"] == "new-if-none-else-field" else (NONE_HEX,))
@@ -142,7 +143,12 @@ CALLS = {
 }
 
 
-@pytest.mark.parametrize("row", TABLE2.rows, ids=[r.id for r in TABLE2.rows])
+def _rows(table) -> list:
+    """A table's rows as test parameters, each carrying its clause id."""
+    return [pytest.param(row, id=row.id, marks=pytest.mark.clause(row.id)) for row in table.rows]
+
+
+@pytest.mark.parametrize("row", _rows(TABLE2))
 def test_call_inconsistent_with_an_open_group_completes_as_table2_says(adapter, row):
     session = Session(adapter)
     _open(session)
@@ -192,7 +198,7 @@ def _situation(session: Session, row_id: str) -> Outcome:
     raise AssertionError(f"no situation written for {row_id}: add one so every row is tested")
 
 
-@pytest.mark.parametrize("row", CONSISTENCY.rows, ids=[r.id for r in CONSISTENCY.rows])
+@pytest.mark.parametrize("row", _rows(CONSISTENCY))
 def test_inconsistent_logical_order_call_reports_the_reason_of_its_row(adapter, row):
     session = Session(adapter)
     _open(session)
@@ -206,7 +212,7 @@ def test_inconsistent_logical_order_call_reports_the_reason_of_its_row(adapter, 
 # -- option rules -------------------------------------------------------------------------------------------
 
 OPTION_TABLES = [t for t in SPEC.tables.values() if hasattr(t, "family")]
-OPTION_ROWS = [pytest.param(t, r, id=r.id) for t in OPTION_TABLES for r in t.rows]
+OPTION_ROWS = [pytest.param(t, r, id=r.id, marks=pytest.mark.clause(r.id)) for t in OPTION_TABLES for r in t.rows]
 BASE = {"MQOO": ["MQOO_OUTPUT"], "MQPMO": [], "MQGMO": []}
 
 
@@ -258,7 +264,7 @@ def test_options_that_break_a_documented_rule_are_refused(adapter, table, rule):
 TABLE4 = SPEC["get.logical-order.table4"]
 
 
-@pytest.mark.parametrize("row", TABLE4.rows, ids=[r.id for r in TABLE4.rows])
+@pytest.mark.parametrize("row", _rows(TABLE4))
 def test_logical_order_get_takes_what_its_table4_row_names_next(adapter, row):
     """The previous message P has the row's group and segment status; a lone message D sits physically before
     the item N that the row names. The next logical-order get must take N for a "next" row, D for a "start" row."""

@@ -1,0 +1,112 @@
+"""Comparing two implementations' outcomes of the same call, field by field, as fixtures/comparison.yaml says.
+
+Generated identifiers (MsgId, CorrelId, GroupId, MsgToken) differ between implementations by nature, so they
+are compared by identity structure: each side's first new value is bound to a fresh symbol (``$id1``, ...),
+and a value seen before must map to the same symbol on both sides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+import fixtures
+from reference import constants
+from reference.calls import Outcome
+
+NONE_NAMES = {"MQMI_NONE", "MQCI_NONE", "MQGI_NONE", "MQMTOK_NONE", "MQACT_NONE"}
+
+
+def load_policy() -> dict[str, Any]:
+    """The comparison policy (fixtures/comparison.yaml)."""
+    return yaml.safe_load((fixtures.ROOT / "comparison.yaml").read_text())
+
+
+@dataclass
+class Identities:
+    """The symbols bound so far: for each side, identifier value -> symbol."""
+
+    left: dict[Any, str] = field(default_factory=dict)
+    right: dict[Any, str] = field(default_factory=dict)
+    count: int = 0
+
+    def symbol(self, side: str, value: Any) -> str | None:
+        return (self.left if side == "left" else self.right).get(value)
+
+    def value(self, side: str, symbol: str) -> Any:
+        """The identifier a side bound to ``symbol``."""
+        for value, name in (self.left if side == "left" else self.right).items():
+            if name == symbol:
+                return value
+        raise KeyError(symbol)
+
+    def match(self, a: Any, b: Any) -> tuple[bool, str | None]:
+        """Whether identifiers ``a`` (left) and ``b`` (right) correspond; binds them when both are new."""
+        if a in NONE_NAMES or b in NONE_NAMES or a is None or b is None:
+            return a == b, None
+        sa, sb = self.left.get(a), self.right.get(b)
+        if sa is None and sb is None:
+            self.count += 1
+            name = f"$id{self.count}"
+            self.left[a], self.right[b] = name, name
+            return True, name
+        return sa == sb and sa is not None, sa
+
+
+def _options_equal(a: Any, b: Any) -> bool:
+    if isinstance(a, list) and isinstance(b, list):
+        return sorted(a) == sorted(b)
+    return a == b
+
+
+def compare(left: Outcome, right: Outcome, identities: Identities, policy: dict[str, Any]) -> list[str]:
+    """Every compared field where ``left`` and ``right`` differ, as "Field: left vs right"."""
+    if left.error or right.error:
+        return [] if left.error == right.error else [f"error: {left.error!r} vs {right.error!r}"]
+    problems = []
+    for key, rule in policy.items():
+        a, b = getattr(left, key), getattr(right, key)
+        if isinstance(rule, dict):
+            if (a is None) != (b is None):
+                problems.append(f"{key}: {'absent' if a is None else 'present'} vs {'absent' if b is None else 'present'}")
+                continue
+            for name, how in rule.items():
+                x, y = (a or {}).get(name), (b or {}).get(name)
+                if how == "identity":
+                    same, _ = identities.match(x, y)
+                else:
+                    same = _options_equal(x, y)
+                if not same:
+                    problems.append(f"{key}.{name}: {x!r} vs {y!r}")
+        elif not _options_equal(a, b):
+            problems.append(f"{key}: {a!r} vs {b!r}")
+    return problems
+
+
+def symbolic(outcome: Outcome, identities: Identities, side: str, policy: dict[str, Any]) -> dict[str, Any]:
+    """The compared part of an outcome, with identifiers replaced by their symbols: an expectation."""
+    expect: dict[str, Any] = {}
+    for key, rule in policy.items():
+        value = getattr(outcome, key)
+        if value is None:
+            continue
+        if isinstance(rule, dict):
+            part = {}
+            for name, how in rule.items():
+                if name not in value:
+                    continue
+                item = value[name]
+                if how == "identity" and item not in NONE_NAMES:
+                    item = identities.symbol(side, item) or {"hex": item}
+                part[name] = item
+            expect[key] = part
+        else:
+            expect[key] = value
+    return expect
+
+
+def enum_name(value: int, family: str) -> str:
+    """A constant's canonical name (used in messages)."""
+    return constants.name_of(value, family)
