@@ -1,0 +1,173 @@
+"""``mqconf serve --stdio``: the reference model as a server of the JSON-lines adapter protocol (protocol 1).
+
+It is the protocol's reference server: running the suite through ``jsonlines:mqconf serve --stdio`` gives the
+same results as running it on the model in process, and a server written in another language can be compared
+with it line by line (``docs/implementers.md``).
+
+Each request line gets exactly one reply line, except ``bye``. A line that is not a request (not UTF-8, not JSON,
+not an object, an unknown type, a missing or ill-typed member, over the line limit) is answered with a one-line
+``{"type": "error", "id": ..., "message": ...}``, and the server carries on. Only ``bye`` or the end of input ends
+it, with status 0.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, BinaryIO
+
+from adapters.jsonlines import MAX_ID, MAX_LINE, PROTOCOL, decode, encode, one_line
+from adapters.reference import ReferenceAdapter
+from reference.calls import Call, Outcome
+
+from . import __version__
+
+IMPLEMENTATION = {"name": "mq-conformance reference model", "version": __version__, "language": "Python"}
+REQUEST_TYPES = ("hello", "reset", "call", "bye")
+_SKIP_CHUNK = 1 << 16
+
+
+def error(ident: int | None, message: str) -> dict[str, Any]:
+    """An error reply (``ident`` is the request's id when it could be read)."""
+    return {"type": "error", "id": ident, "message": one_line(message) or "error"}
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_ID
+
+
+class Server:
+    """Answers protocol requests with an adapter (the reference model unless another is given)."""
+
+    def __init__(self, adapter: Any = None, max_line: int = MAX_LINE):
+        self.adapter = adapter if adapter is not None else ReferenceAdapter()
+        self.max_line = max_line
+
+    def handle(self, line: bytes | str) -> tuple[dict[str, Any] | None, bool]:
+        """The reply to one request line (None for ``bye``) and whether to stop. Never raises."""
+        try:
+            return self._handle(line)
+        except Exception as exc:  # noqa: BLE001 - the last guard: a bug in a handler must not end the session
+            return error(None, f"internal error of the server: {type(exc).__name__}: {exc}"), False
+
+    def _handle(self, line: bytes | str) -> tuple[dict[str, Any] | None, bool]:
+        raw = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
+        if len(raw) > self.max_line:
+            return error(None, f"request line is {len(raw)} bytes, over the {self.max_line}-byte limit"), False
+        if not raw.strip():
+            return error(None, "empty request line"), False
+        try:
+            request = decode(raw)
+        except ValueError as exc:
+            return error(None, f"request is not JSON: {exc}"), False
+        if not isinstance(request, dict):
+            return error(None, f"a request is a JSON object, not {_json_type(request)}"), False
+        kind = request.get("type")
+        ident = request.get("id") if _is_id(request.get("id")) else None
+        if kind not in REQUEST_TYPES:
+            shown = json.dumps(kind, ensure_ascii=True)[:60] if isinstance(kind, str) else _json_type(kind)
+            return error(ident, f"unknown request type {shown}; types: {', '.join(REQUEST_TYPES)}"), False
+        extra = sorted(set(request) - _MEMBERS[kind])
+        if extra:
+            shown = json.dumps(extra[0], ensure_ascii=True)[:60]
+            return error(ident, f"a {kind} request has no member {shown}; members: "
+                                f"{', '.join(sorted(_MEMBERS[kind]))}"), False
+        return self._HANDLERS[kind](self, request)
+
+    # -- one handler per request type -------------------------------------------------------------------------
+    def _hello(self, request: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        protocol = request.get("protocol")
+        if not isinstance(protocol, int) or isinstance(protocol, bool):
+            return error(None, "a hello request needs 'protocol', a whole number"), False
+        # Answer with the protocol spoken here whatever was asked: the suite decides what a difference means.
+        capabilities = sorted(getattr(self.adapter, "capabilities", ()))
+        return {"type": "hello", "protocol": PROTOCOL, "implementation": dict(IMPLEMENTATION),
+                "capabilities": capabilities}, False
+
+    def _reset(self, request: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        self.adapter.reset()
+        return {"type": "reset", "ok": True}, False
+
+    def _call(self, request: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        ident = request.get("id")
+        if not _is_id(ident):
+            return error(None, f"a call request needs 'id', a whole number from 0 to {MAX_ID}"), False
+        payload = request.get("call")
+        if not isinstance(payload, dict) or not isinstance(payload.get("op"), str):
+            return error(ident, "a call request needs 'call', an object with an 'op'"), False
+        call = Call(payload["op"], {k: v for k, v in payload.items() if k != "op"})
+        try:
+            outcome = self.adapter.execute(call)
+        except Exception as exc:  # noqa: BLE001 - the implementation failed; that is the call's outcome
+            outcome = Outcome(error=one_line(f"the implementation raised {type(exc).__name__}: {exc}"))
+        return {"type": "outcome", "id": ident, "outcome": outcome.to_json()}, False
+
+    def _bye(self, request: dict[str, Any]) -> tuple[None, bool]:
+        return None, True
+
+    _HANDLERS: dict[str, Callable[[Server, dict[str, Any]], tuple[dict[str, Any] | None, bool]]] = {
+        "hello": _hello, "reset": _reset, "call": _call, "bye": _bye,
+    }
+
+
+_MEMBERS = {"hello": {"type", "protocol"}, "reset": {"type"}, "call": {"type", "id", "call"}, "bye": {"type"}}
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def serve(stdin: BinaryIO, stdout: BinaryIO, server: Server | None = None) -> int:
+    """Answer requests from ``stdin`` on ``stdout`` until ``bye`` or the end of input. Returns the exit status."""
+    server = server or Server()
+    limit = server.max_line
+    while True:
+        line = stdin.readline(limit + 1)
+        if not line:
+            return 0
+        if len(line) > limit and not line.endswith(b"\n"):
+            skipped = len(line) + _skip_rest_of_line(stdin)
+            reply: dict[str, Any] | None = error(None, f"request line is over the {limit}-byte limit "
+                                                       f"({skipped} bytes read); skipped")
+            stop = False
+        else:
+            reply, stop = server.handle(line[:-1] if line.endswith(b"\n") else line)
+        if reply is not None:
+            stdout.write(encode(reply))
+            stdout.flush()
+        if stop:
+            return 0
+
+
+def _skip_rest_of_line(stdin: BinaryIO) -> int:
+    """Read and drop the rest of an over-long line, in chunks; the number of bytes dropped."""
+    dropped = 0
+    while True:
+        chunk = stdin.readline(_SKIP_CHUNK)
+        dropped += len(chunk)
+        if not chunk or chunk.endswith(b"\n"):
+            return dropped
+
+
+def serve_stdio() -> int:
+    """Serve on this process's standard input and output. Anything else printed goes to standard error, so
+    that it cannot break the protocol stream."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr
+    try:
+        return serve(stdin, stdout)
+    except BrokenPipeError:  # the suite went away: nothing left to answer
+        return 0
+    except KeyboardInterrupt:
+        return 130
