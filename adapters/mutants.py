@@ -5,7 +5,8 @@ not equivalent to the model. Two kinds:
 
 - table mutants, made from the data: ``mutant:table:<row id>:<Field>=<value>`` changes one output cell of one
   row of a table in fixtures/tables (the legal values of a cell are those the table's ``outputs`` list), and
-  ``mutant:rule-removed:<rule id>`` drops one option rule;
+  ``mutant:rule-removed:<rule id>`` drops one option rule, and ``mutant:row-moved:<row id>:<position>`` moves a
+  row of an ordered table (the cluster workload steps);
 - semantic mutants, written by hand: ``mutant:<name>`` from :data:`SEMANTIC`, each breaking one rule the way
   an implementation plausibly would, by rewriting the model's outcomes.
 """
@@ -51,6 +52,17 @@ def table_mutant(spec_text: str) -> ReferenceAdapter:
     """``table:<row id>:<Field>=<value>`` or ``rule-removed:<rule id>`` applied to the suite's own tables."""
     spec = default_spec()
     kind, _, rest = spec_text.partition(":")
+    if kind == "row-moved":
+        row_id, _, position = rest.rpartition(":")
+        for table in spec.tables.values():
+            if isinstance(table, Table) and any(r.id == row_id for r in table.rows):
+                rows = [r for r in table.rows if r.id != row_id]
+                if not position.isdigit() or int(position) > len(rows):
+                    raise AdapterError(f"row position must be 0..{len(rows)}, not {position!r}")
+                rows.insert(int(position), table.row(row_id))
+                changed = replace(table, rows=tuple(rows), _memo={})
+                return _named(ReferenceAdapter(spec=spec.with_table(changed)), f"{PREFIX}{spec_text}")
+        raise AdapterError(f"no table row {row_id!r}")
     if kind == "rule-removed":
         for table in spec.tables.values():
             if isinstance(table, OptionRules) and any(r.id == rest for r in table.rows):
@@ -143,11 +155,12 @@ SEMANTIC_MODELS: dict[str, tuple[str, type[ReferenceAdapter]]] = {
 def load_mutant(name: str) -> ReferenceAdapter:
     """The mutant adapter ``mutant:<rest>``."""
     rest = name[len(PREFIX):]
-    if rest.startswith(("table:", "rule-removed:")):
+    if rest.startswith(("table:", "rule-removed:", "row-moved:")):
         return table_mutant(rest)
     if rest in SEMANTIC:
         return OutcomeMutant(name, SEMANTIC[rest][1])
     if rest in SEMANTIC_MODELS:
         return _named(SEMANTIC_MODELS[rest][1](), name)
     raise AdapterError(f"unknown mutant {name!r}; semantic mutants: {', '.join(sorted({*SEMANTIC, *SEMANTIC_MODELS}))}; "
-                       "table mutants: mutant:table:<row id>:<Field>=<value>, mutant:rule-removed:<rule id>")
+                       "table mutants: mutant:table:<row id>:<Field>=<value>, mutant:rule-removed:<rule id>, "
+                       "mutant:row-moved:<row id>:<position>")

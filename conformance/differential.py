@@ -38,6 +38,7 @@ class DifferentialMachine(RuleBasedStateMachine):
 
     adapter_name = "reference"
     area = "core"
+    policy = POLICY
     ids = Bundle("ids")
 
     @initialize()
@@ -73,8 +74,9 @@ class DifferentialMachine(RuleBasedStateMachine):
         left = self.model.execute(Call(call.op, self._side(dict(call.args), "left")))
         right = self.impl.execute(Call(call.op, self._side(dict(call.args), "right")))
         before = self.identities.count
-        problems = compare(left, right, self.identities, POLICY)
-        self.history.append({call.op: dict(call.args), "expect": symbolic(left, self.identities, "left", POLICY)})
+        problems = compare(left, right, self.identities, self.policy)
+        self.history.append({call.op: dict(call.args),
+                             "expect": symbolic(left, self.identities, "left", self.policy)})
         if problems:
             path = self.write_scenario()
             raise AssertionError(f"{self.impl.name} differs from the model on {call.op} {dict(call.args)}: "
@@ -215,3 +217,54 @@ class BrowseMarkMachine(DifferentialMachine):
     def reopen_browser(self, browser):
         self.run(Call("close", {"handle": browser}))
         self.run(Call("open", {"handle": browser, "queue": "Q1", "Options": ["MQOO_BROWSE", "MQOO_CO_OP"]}))
+
+
+CLUSTER_POLICY = {**POLICY, "PMO": {"ResolvedQMgrName": "exact"}}
+
+
+class ClusterMachine(DifferentialMachine):
+    """Puts to a queue with instances on QM2 and QM4 from QM1, channel states changing, deliveries, and the
+    depths on every queue manager. Channel priorities always differ, so the documents fix every choice and
+    the chosen queue manager is compared exactly (with equal priorities the products may choose either)."""
+
+    area = "cluster"
+    policy = CLUSTER_POLICY
+
+    def set_up_area(self) -> None:
+        for name in ("QM2", "QM4"):
+            self.run(Call("define_qmgr", {"name": name}))
+            self.run(Call("define_queue", {"name": "Q3", "qmgr": name, "CLUSTER": "DEMO"}))
+            self.run(Call("connect", {"connection": f"on-{name}", "qmgr": name}))
+            self.run(Call("open", {"handle": f"q3-{name}", "connection": f"on-{name}", "queue": "Q3",
+                                   "Options": ["MQOO_INQUIRE"]}))
+        self.run(Call("define_channel", {"name": "TO.QM2", "CLWLPRTY": 5}))
+        self.run(Call("define_channel", {"name": "TO.QM4", "CLWLPRTY": 3}))
+        for handle, bind in (("nf", "MQOO_BIND_NOT_FIXED"), ("oo", "MQOO_BIND_ON_OPEN")):
+            self.run(Call("open", {"handle": handle, "queue": "Q3", "Options": ["MQOO_OUTPUT", bind]}))
+        self.run(Call("open", {"handle": "xmit", "queue": "SYSTEM.CLUSTER.TRANSMIT.QUEUE",
+                               "Options": ["MQOO_INQUIRE"]}))
+
+    @rule(handle=st.sampled_from(["nf", "oo"]), data=st.sampled_from(["a", "b"]))
+    def put(self, handle, data):
+        self.run(Call("put", {"handle": handle, "data": data}))
+
+    @rule(channel=st.sampled_from(["TO.QM2", "TO.QM4"]),
+          state=st.sampled_from(["MQCHS_RUNNING", "MQCHS_STOPPING", "MQCHS_RETRYING", "MQCHS_STOPPED",
+                                 "MQCHS_INACTIVE"]))
+    def set_channel(self, channel, state):
+        self.run(Call("set_channel", {"name": channel, "state": state}))
+
+    @rule(channel=st.sampled_from(["TO.QM2", "TO.QM4"]), high=st.booleans())
+    def change_priority(self, channel, high):
+        # QM2 takes 1 or 5, QM4 3 or 7: never equal, so no tie is left to the product's own choice.
+        value = {"TO.QM2": (1, 5), "TO.QM4": (3, 7)}[channel][high]
+        self.run(Call("define_channel", {"name": channel, "CLWLPRTY": value}))
+
+    @rule()
+    def deliver(self):
+        self.run(Call("deliver", {}))
+
+    @rule()
+    def depths(self):
+        for handle in ("q3-QM2", "q3-QM4", "xmit"):
+            self.run(Call("inquire", {"handle": handle, "Selectors": ["MQIA_CURRENT_Q_DEPTH"]}))

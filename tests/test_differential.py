@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from conformance.differential import BrowseMarkMachine, GroupsMachine, machine_for
+from conformance.differential import BrowseMarkMachine, ClusterMachine, GroupsMachine, machine_for
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)  # detection only: shrinking is shown by the groups test
@@ -56,3 +56,26 @@ def test_browse_mark_machine_catches_marks_that_never_lapse(tmp_path, monkeypatc
     with pytest.raises(AssertionError, match="differs from the model"):
         run_state_machine_as_test(machine, settings=settings(max_examples=300, stateful_step_count=15, phases=NO_SHRINK,
                                                              deadline=None, database=None, derandomize=True))
+
+
+@pytest.mark.capability("cluster")
+def test_cluster_routing_agrees_with_the_model(request, tmp_path, monkeypatch):
+    monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
+    machine = machine_for(ClusterMachine, request.config.getoption("--adapter"))
+    run_state_machine_as_test(machine, settings=settings(stateful_step_count=25, deadline=None,
+                                                         suppress_health_check=[HealthCheck.too_slow]))
+
+
+def test_cluster_machine_catches_priority_evaluated_before_channel_state(tmp_path, monkeypatch):
+    """Channel CLWLPRTY moved before channel state is a different algorithm (seed 002's lesson: priority is
+    considered after the state of the channel); the machine must notice."""
+    monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
+    from reference.tables import default_spec
+
+    table = default_spec()["cluster.workload"]
+    assert any(r.id == "cluster.workload.channel-state" for r in table.rows)
+    machine = machine_for(ClusterMachine, "mutant:row-moved:cluster.workload.channel-priority:5")
+    with pytest.raises(AssertionError, match="differs from the model"):
+        run_state_machine_as_test(machine, settings=settings(max_examples=300, stateful_step_count=15,
+                                                             phases=NO_SHRINK, deadline=None, database=None,
+                                                             derandomize=True))
