@@ -149,13 +149,15 @@ def find_physical(queue: LocalQueue, keys: dict, numbers: dict, options: int, af
 
 
 def find_group_start(queue: LocalQueue, keys: dict, options: int, after: tuple[int, int] | None,
-                     clauses: list[str], skip=None) -> StoredMessage | None:
-    """Logical order with no current group or logical message: the first item (MsgSeqNumber 1, Offset 0) of a
-    group, logical message or lone message, in the physical order of first items (get.logical-order.first-item)."""
+                     clauses: list[str], skip=None, seq: int = 1, offset: int = 0) -> StoredMessage | None:
+    """Logical order with no current group or logical message: the first item (the get table's MsgSeqNumber
+    and Offset, 1 and 0) of a group, logical message or lone message, in the physical order of first items
+    (get.logical-order.first-item)."""
     for message in queue.candidates(keys):
         if message.state != VISIBLE or not _after(queue, message, after) or (skip and skip(message)):
             continue
-        if message.md.MsgSeqNumber == 1 and message.md.Offset == 0 and _available(queue, message, options, clauses):
+        if message.md.MsgSeqNumber == seq and message.md.Offset == offset and \
+                _available(queue, message, options, clauses):
             return message
     return None
 
@@ -274,10 +276,11 @@ def get(
             previous_segment_status=_status_name(segment_status(position.flags), "MQSS"),
         )
         clauses.append(row.id)
+        # The row says which MsgSeqNumber and Offset the next message must have, whether it continues a group
+        # or starts one; "start" rows say 1 and 0 (get.logical-order.first-item).
+        seq = {"one": 1, "previous": position.seq, "previous-plus-one": position.seq + 1}[row.then["MsgSeqNumber"]]
+        offset = {"zero": 0, "previous-end": position.offset + position.length}[row.then["Offset"]]
         if row.then["select"] == "next":
-            seq = position.seq + 1 if row.then["MsgSeqNumber"] == "previous-plus-one" else \
-                position.seq if row.then["MsgSeqNumber"] == "previous" else 1
-            offset = position.offset + position.length if row.then["Offset"] == "previous-end" else 0
             message = find_next_item(queue, position.group_id, seq, offset)
             mismatch = _inapplicable_mismatch(md, match, position.group_id, seq, offset, message)
             if mismatch:
@@ -286,13 +289,13 @@ def get(
                 return _no_message(qm, gmo, clauses + ["get.logical-order.next-item-only"])
             clauses.append("get.logical-order.next-item-only")
         else:
-            if (match & MO["MQMO_MATCH_MSG_SEQ_NUMBER"] and md.MsgSeqNumber != 1) or \
-                    (match & MO["MQMO_MATCH_OFFSET"] and md.Offset != 0):
+            if (match & MO["MQMO_MATCH_MSG_SEQ_NUMBER"] and md.MsgSeqNumber != seq) or \
+                    (match & MO["MQMO_MATCH_OFFSET"] and md.Offset != offset):
                 return failure("MQRC_MATCH_OPTIONS_ERROR", "get.logical-order.match-options-must-agree")
             keys, _numbers = selection(md, match & ~(MO["MQMO_MATCH_MSG_SEQ_NUMBER"] | MO["MQMO_MATCH_OFFSET"]))
             clauses.extend(match_clauses(keys, {}))
             after = anchor if browse else None
-            message = find_group_start(queue, keys, options, after, clauses, skip)
+            message = find_group_start(queue, keys, options, after, clauses, skip, seq, offset)
             if message is None:
                 return _no_message(qm, gmo, clauses)
             clauses.append("get.logical-order.first-item")
