@@ -6,7 +6,7 @@ The model never reads the wall clock, so two runs of the same calls give the sam
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _EPOCH = _dt.datetime(2026, 1, 1, tzinfo=_dt.timezone.utc)
 
@@ -16,6 +16,8 @@ class Clock:
     """An injectable clock. ``now_ms`` moves only through :meth:`advance`."""
 
     now_ms: int = 0
+    # The last instant formatted, with its PutDate and PutTime: a cache, not part of the value.
+    _formatted: tuple[int, str, str] = field(default=(-1, "", ""), compare=False, repr=False)
 
     def advance(self, milliseconds: int) -> None:
         """Move the clock forward (never backward)."""
@@ -25,6 +27,9 @@ class Clock:
 
     def put_date_time(self) -> tuple[str, str]:
         """PutDate (YYYYMMDD) and PutTime (HHMMSSTH) for the current instant, as MQ formats them in GMT."""
-        moment = _EPOCH + _dt.timedelta(milliseconds=self.now_ms)
-        hundredths = moment.microsecond // 10_000
-        return moment.strftime("%Y%m%d"), moment.strftime("%H%M%S") + f"{hundredths:02d}"
+        if self._formatted[0] != self.now_ms:
+            moment = _EPOCH + _dt.timedelta(milliseconds=self.now_ms)
+            hundredths = moment.microsecond // 10_000
+            put_time = moment.strftime("%H%M%S") + f"{hundredths:02d}"
+            self._formatted = (self.now_ms, moment.strftime("%Y%m%d"), put_time)
+        return self._formatted[1], self._formatted[2]

@@ -26,17 +26,21 @@ def _breaks(rule: OptionRule, options: int, call: str) -> bool:
     return any(VALUES[n] and _given(options, n) for n in rule.forbidden)
 
 
+_KNOWN = {family: sum(bits.values()) for family, bits in FLAGS.items()}
+
+
 def unknown_bits(options: int, family: str) -> int:
     """Bits of an option field that no documented option of ``family`` defines."""
-    known = 0
-    for bit in FLAGS[family].values():
-        known |= bit
-    return options & ~known & 0xFFFFFFFF
+    return options & ~_KNOWN[family] & 0xFFFFFFFF
 
 
 def first_broken(rules: OptionRules, options: int, call: str) -> OptionRule | None:
-    """The first rule of ``rules`` that ``options`` break on verb ``call`` (``MQOPEN``, ``MQPUT``...), if any."""
-    for rule in rules.rows:
-        if _breaks(rule, options, call):
-            return rule
-    return None
+    """The first rule of ``rules`` that ``options`` break on verb ``call`` (``MQOPEN``, ``MQPUT``...), if any.
+
+    The answer depends only on its arguments, so it is remembered on the (immutable) rules value.
+    """
+    key = (options, call)
+    memo = rules.memo
+    if key not in memo:
+        memo[key] = next((rule for rule in rules.rows if _breaks(rule, options, call)), None)
+    return memo[key]

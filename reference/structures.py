@@ -58,7 +58,11 @@ class MQMD:
 
     def copy(self) -> MQMD:
         """An independent copy (the model never shares a caller's descriptor)."""
-        return dataclasses.replace(self)
+        # Positional construction from the slots: several times faster than dataclasses.replace.
+        return MQMD(*[getattr(self, name) for name in _MD_FIELDS])
+
+
+_MD_FIELDS = tuple(f.name for f in dataclasses.fields(MQMD))
 
 
 @dataclass(slots=True)

@@ -129,6 +129,7 @@ class OptionRules:
     source: Mapping[str, Any]
     family: str
     rows: tuple[OptionRule, ...]
+    memo: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     def row(self, row_id: str) -> OptionRule:
         """The rule with id ``row_id``."""

@@ -1,0 +1,198 @@
+"""How fast is the reference model? Ratios measured in one run, never asserted (these machines are shared).
+
+  python benchmarks/model.py [--quick] [--suite] [--memory]
+
+- MQPUT+MQGET pairs per second through the model's MQI-shaped API, against a plain-Python floor that does the
+  same work with no MQ semantics (a deque of slotted messages with a fresh 24-byte MsgId): target within 10x
+  for ungrouped messages and within 20x for logical-order groups.
+- matched gets (by CorrelId, by GroupId) and logical-order gets at queue depths 10^2 .. 10^5: the cost per get
+  should grow by at most 2x from 10^2 to 10^5 (indexes, not scans).
+- Hypothesis state-machine steps per second on the reference adapter.
+- with --suite: the quick profile's wall time with -n 1 and -n 2 (target: under 60 s with -n 2).
+- with --memory: peak memory of a queue of 10^6 messages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import itertools
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from reference import MQGMO, MQMD, MQOD, MQPMO, QueueDefinition, QueueManager  # noqa: E402
+from reference.constants import VALUES  # noqa: E402
+
+OO = VALUES["MQOO_OUTPUT"] | VALUES["MQOO_INPUT_SHARED"]
+LOGICAL = VALUES["MQPMO_LOGICAL_ORDER"]
+GMO_LOGICAL = VALUES["MQGMO_LOGICAL_ORDER"]
+MIG, LMIG = VALUES["MQMF_MSG_IN_GROUP"], VALUES["MQMF_LAST_MSG_IN_GROUP"]
+MATCH_CORREL, MATCH_GROUP = VALUES["MQMO_MATCH_CORREL_ID"], VALUES["MQMO_MATCH_GROUP_ID"]
+
+
+@dataclass(slots=True)
+class FloorMessage:
+    msg_id: bytes
+    correl_id: bytes
+    priority: int
+    data: bytes
+
+
+def per_second(count: int, seconds: float) -> float:
+    return count / seconds if seconds > 0 else float("inf")
+
+
+def floor_pairs(n: int) -> float:
+    """Append then popleft, with a fresh MsgId per message: the work any queue does, without MQ's rules."""
+    queue: collections.deque = collections.deque()
+    counter = itertools.count()
+    correl = bytes(24)
+    start = time.perf_counter()
+    for _ in range(n):
+        queue.append(FloorMessage(next(counter).to_bytes(24, "big"), correl, 0, b"payload"))
+        queue.popleft()
+    return per_second(n, time.perf_counter() - start)
+
+
+def _model() -> tuple[QueueManager, int, int]:
+    qm = QueueManager()
+    qm.define_queue(QueueDefinition("Q1", MaxQDepth=2_000_000))
+    hconn = qm.connect().hconn
+    return qm, hconn, qm.open(hconn, MQOD("Q1"), OO).hobj
+
+
+def model_pairs(n: int) -> float:
+    """MQPUT then MQGET of an ungrouped message, through the public API."""
+    qm, hconn, hobj = _model()
+    start = time.perf_counter()
+    for _ in range(n):
+        qm.put(hconn, hobj, MQMD(Version=2), MQPMO(), b"payload")
+        qm.get(hconn, hobj, MQMD(Version=2), MQGMO(Version=2, MatchOptions=0))
+    return per_second(n, time.perf_counter() - start)
+
+
+def model_group_pairs(n: int, group: int = 10) -> float:
+    """Logical-order puts of groups of ``group`` messages, then logical-order gets of them."""
+    qm, hconn, hobj = _model()
+    start = time.perf_counter()
+    for _ in range(n // group):
+        for index in range(group):
+            flags = LMIG if index == group - 1 else MIG
+            qm.put(hconn, hobj, MQMD(Version=2, MsgFlags=flags), MQPMO(Options=LOGICAL), b"payload")
+        for _ in range(group):
+            qm.get(hconn, hobj, MQMD(Version=2), MQGMO(Version=2, Options=GMO_LOGICAL, MatchOptions=0))
+    return per_second(n // group * group, time.perf_counter() - start)
+
+
+def cost_per_get(depth: int, kind: str, gets: int = 2000) -> float:
+    """Microseconds per get at a steady ``depth``: each get is followed by a put that keeps the depth."""
+    qm, hconn, hobj = _model()
+    counter = itertools.count()
+
+    def put() -> bytes:
+        n = next(counter)
+        key = n.to_bytes(24, "big")
+        if kind == "group":
+            md = MQMD(Version=2, GroupId=key, MsgFlags=LMIG)
+        else:
+            md = MQMD(Version=2, CorrelId=key)
+        qm.put(hconn, hobj, md, MQPMO(), b"payload")
+        return key
+
+    keys = collections.deque(put() for _ in range(depth))
+    start = time.perf_counter()
+    for _ in range(gets):
+        key = keys[len(keys) // 2]  # a message in the middle of the queue
+        if kind == "correl":
+            md, gmo = MQMD(Version=2, CorrelId=key), MQGMO(Version=2, MatchOptions=MATCH_CORREL)
+        elif kind == "group":
+            md, gmo = MQMD(Version=2, GroupId=key), MQGMO(Version=2, MatchOptions=MATCH_GROUP)
+        else:  # logical order: the first group start in the queue
+            md, gmo = MQMD(Version=2), MQGMO(Version=2, Options=GMO_LOGICAL, MatchOptions=0)
+            key = keys[0]
+        result = qm.get(hconn, hobj, md, gmo)
+        assert result.comp_code == 0, result
+        keys.remove(key)
+        keys.append(put())
+    return (time.perf_counter() - start) / gets * 1e6
+
+
+def machine_steps(examples: int = 40) -> float:
+    from hypothesis import settings
+    from hypothesis.stateful import run_state_machine_as_test
+
+    from conformance.differential import GroupsMachine, machine_for
+
+    counted = []
+
+    class Counting(machine_for(GroupsMachine, "reference")):
+        def run(self, call, record=True):
+            counted.append(1)
+            return super().run(call, record)
+
+    start = time.perf_counter()
+    run_state_machine_as_test(Counting, settings=settings(max_examples=examples, stateful_step_count=25,
+                                                          deadline=None, database=None))
+    return per_second(len(counted), time.perf_counter() - start)
+
+
+def suite_wall(workers: int) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", str(workers)],
+                   cwd=ROOT, capture_output=True, check=False)
+    return time.perf_counter() - start
+
+
+def memory_of_a_million() -> float:
+    """Peak resident memory (MiB) of a process holding 10^6 messages on one queue, less its start-up."""
+    code = ("import resource,sys; sys.path.insert(0, %r)\n"
+            "from reference import MQMD, MQOD, MQPMO, QueueDefinition, QueueManager\n"
+            "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+            "qm = QueueManager(); qm.define_queue(QueueDefinition('Q1', MaxQDepth=2_000_000))\n"
+            "c = qm.connect().hconn; h = qm.open(c, MQOD('Q1'), 16).hobj\n"
+            "for _ in range(1_000_000): qm.put(c, h, MQMD(Version=2), MQPMO(), b'payload')\n"
+            "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024)\n") % str(ROOT)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="smaller counts (a rough look)")
+    parser.add_argument("--suite", action="store_true", help="also time the test suite with -n 1 and -n 2")
+    parser.add_argument("--memory", action="store_true", help="also measure a queue of 10^6 messages")
+    args = parser.parse_args()
+    n = 20_000 if args.quick else 100_000
+
+    floor = floor_pairs(n)
+    plain = model_pairs(n)
+    grouped = model_group_pairs(n)
+    print(f"floor (deque, fresh MsgId): {floor:>12,.0f} put+get pairs/s  ({1e6 / floor:.2f} us a pair)")
+    print(f"model, ungrouped:           {plain:>12,.0f} pairs/s  floor/model = {floor / plain:5.1f}x (target <= 10x)")
+    print(f"model, logical-order groups:{grouped:>12,.0f} pairs/s  floor/model = {floor / grouped:5.1f}x (target <= 20x)")
+
+    depths = [10**2, 10**3, 10**4] if args.quick else [10**2, 10**3, 10**4, 10**5]
+    for kind, label in (("correl", "get by CorrelId"), ("group", "get by GroupId"), ("logical", "logical-order get")):
+        costs = [cost_per_get(d, kind) for d in depths]
+        cells = "  ".join(f"10^{len(str(d)) - 1}: {c:7.1f} us" for d, c in zip(depths, costs))
+        print(f"{label:<20} {cells}  growth {costs[-1] / costs[0]:4.1f}x (target <= 2x)")
+
+    print(f"state-machine steps on the reference adapter: {machine_steps(10 if args.quick else 40):,.0f} steps/s")
+    if args.suite:
+        one, two = suite_wall(1), suite_wall(2)
+        print(f"test suite wall time: -n 1 {one:.0f} s, -n 2 {two:.0f} s (ratio {one / two:.2f}; target -n 2 < 60 s)")
+    if args.memory:
+        print(f"peak memory of 10^6 messages on one queue: {memory_of_a_million():,.0f} MiB")
+    print(f"(python {sys.version.split()[0]}, max RSS of this process "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB)")
+
+
+if __name__ == "__main__":
+    main()
