@@ -1,8 +1,9 @@
 PYTHON ?= python3
 VENV := .venv
 VENV_PY := $(VENV)/bin/python
+ALLURE := $(VENV)/allure/node_modules/.bin/allure
 
-.PHONY: install test conformance clean
+.PHONY: install test conformance allure allure-cli browser clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
@@ -12,12 +13,40 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 
 install: $(VENV)/.installed
 
-test: install
+# Best effort: Debian's chromium lets tests/test_report.py check the HTML report in a real browser. Installed only
+# when running as root with apt-get; otherwise that test is skipped with its reason. Never fails the build.
+browser:
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing chromium for the browser test of the HTML report (apt-get)"; \
+		(apt-get install -y -q chromium >/dev/null 2>&1 || \
+		 (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1)) || \
+		echo "chromium could not be installed; the browser test will be skipped"; \
+	else echo "no chromium (needs root and apt-get to install); the browser test will be skipped"; fi
+
+test: install browser
 	$(VENV_PY) -m pytest -n auto -q
 
+# A conformance run against the model; its last line is the path of the HTML report.
 conformance: install
+	$(VENV)/bin/mqconf campaign --adapter reference --sequences 200 --length 20 --seed 0
 	$(VENV)/bin/mqconf run --adapter reference
+
+# The Allure command line (Allure 3, from the npm registry) inside the virtualenv, where mqconf finds it.
+allure-cli: $(ALLURE)
+$(ALLURE):
+	npm install --silent --no-fund --no-audit --prefix $(VENV)/allure allure@3
+
+# A conformance run that also makes a single-file Allure HTML report (reports/<run-id>/allure-report/index.html).
+allure: install
+	-$(MAKE) --no-print-directory allure-cli || echo "allure: npm could not install Allure 3; the run goes on without it"
+	$(VENV)/bin/mqconf run --adapter reference --allure
 
 clean:
 	rm -rf $(VENV)
 	if [ -d reports ]; then find reports -mindepth 1 -maxdepth 1 ! -name README.md -exec rm -rf {} +; fi
+
+# Campaign throughput: in process, Spark local[1] and local[2] on the same sequences, and their ratios.
+.PHONY: bench
+bench: install
+	$(VENV_PY) benchmarks/campaign.py

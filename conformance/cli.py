@@ -1,14 +1,19 @@
-"""``mqconf``: run scenarios and conformance runs against an adapter, list adapters, lint the fixtures.
+"""``mqconf``: run scenarios and conformance runs against an adapter, build and compare their reports, list
+adapters, lint the fixtures.
 
-Every error a user can cause ends in one line on standard error and exit status 2; failing scenarios give exit
-status 1; a clean run gives 0.
+Every error a user can cause ends in one line on standard error and exit status 2; failing scenarios (or, for
+``compare``, regressions) give exit status 1; a clean run gives 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,7 +21,8 @@ import fixtures
 from adapters.base import AdapterError, available, load
 
 from .clauses import Registry, load_registry
-from .report import RunWriter, new_run_id
+from .report import (EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, load_report, new_run_id, safe_name,
+                     write_reports)
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, reference_attribution, run_scenario
 from .scenario import load_scenario, scenario_files
 from .yamlsource import SourceError
@@ -74,13 +80,9 @@ def _load_all(paths: Sequence[Path]):
     return scenarios
 
 
-def run_scenarios(paths: Sequence[Path], adapter_name: str, writer_dir: Path | None, quiet: bool = False) -> int:
-    """Load, check and run scenarios; print failures; optionally write a report. Returns the exit status."""
-    scenarios = _load_all(paths)
-    registry = load_registry()
-    adapter = load(adapter_name)
+def _run_list(scenarios, adapter, writer: RunWriter | None, registry: Registry) -> dict[str, int]:
+    """Run ``scenarios`` on ``adapter`` with a progress line, printing each failure; returns counts by status."""
     attribution = reference_attribution(adapter)
-    writer = RunWriter(writer_dir, adapter) if writer_dir else None
     progress = Progress(len(scenarios))
     counts = {PASSED: 0, FAILED: 0, ERROR: 0, NOT_CLAIMED: 0}
     try:
@@ -95,14 +97,194 @@ def run_scenarios(paths: Sequence[Path], adapter_name: str, writer_dir: Path | N
                 print("\n".join(describe_failure(result, registry)))
     finally:
         progress.end()
-        adapter.close()
     print(f"{len(scenarios)} scenarios: {counts[PASSED]} passed, {counts[FAILED]} failed, {counts[ERROR]} errors, "
           f"{counts[NOT_CLAIMED]} not claimed (adapter {adapter.name})")
-    if writer:
-        path = writer.finish(registry)
-        print(f"report: {path}")
-        print(f"summary: {path.parent / 'summary.md'}")
+    return counts
+
+
+def run_scenarios(paths: Sequence[Path], adapter_name: str) -> int:
+    """Load, check and run scenarios and print failures. Returns the exit status."""
+    scenarios = _load_all(paths)
+    registry = load_registry()
+    adapter = load(adapter_name)
+    try:
+        counts = _run_list(scenarios, adapter, None, registry)
+    finally:
+        adapter.close()
     return EXIT_FAILURES if counts[FAILED] or counts[ERROR] else EXIT_OK
+
+
+# The suite's tests that take an adapter (tests/test_scenarios.py repeats the scenarios a run already runs);
+# the two tests that check the state machines against mutants measure the suite, not the adapter.
+SUITE_TESTS = ("tests/test_tables.py", "tests/test_differential.py", "tests/test_logical_order_property.py",
+               "tests/test_dispatch_machine.py")
+SUITE_SELF_TESTS = ("tests/test_differential.py::test_a_broken_implementation_is_caught_with_a_runnable_minimal_scenario",
+                    "tests/test_differential.py::test_browse_mark_machine_catches_marks_that_never_lapse")
+
+
+def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path | None) -> tuple[int, int]:
+    """Run the table tests and state machines on ``adapter_name`` in a pytest subprocess, with a progress line
+    fed by ``tests.jsonl`` (written test by test); returns (tests run, tests failed)."""
+    repo = fixtures.ROOT.parent
+    files = [f for f in SUITE_TESTS if (repo / f).exists()]
+    if not files:
+        print("tests: the suite's tests/ folder is not here (an installed copy); table tests and state machines skipped")
+        return 0, 0
+    log = output / "tests.jsonl"
+    log.write_text("")
+    command = [sys.executable, "-m", "pytest", *files, "--adapter", adapter_name, "--mq-profile", profile,
+               f"--junitxml={output / 'junit.xml'}", f"--alluredir={output / 'allure-results'}",
+               "-p", "no:cacheprovider", "-p", "conformance.testlog", "-q", "--no-header", "-o", "addopts=",
+               *[arg for test in SUITE_SELF_TESTS for arg in ("--deselect", test)]]
+    if expectations:
+        command += ["--expectations", str(expectations.resolve())]
+    env = {**os.environ, "MQCONF_TESTLOG": str(log.resolve()), "MQCONF_REPORTS": str(output.resolve())}
+    progress, seen, done = None, 0, 0
+    with (output / "pytest.log").open("w") as out:
+        process = subprocess.Popen(command, cwd=repo, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            while True:
+                finished = process.poll() is not None
+                lines = log.read_text().splitlines()
+                for line in lines[seen:]:
+                    try:
+                        record = json.loads(line)
+                    except json.JSONDecodeError:
+                        break
+                    seen += 1
+                    if record.get("kind") == "collected":
+                        progress = Progress(record["count"])
+                    elif progress is not None:
+                        done += 1
+                        progress.step(record["id"].rsplit("::", 1)[-1])
+                if finished:
+                    break
+                time.sleep(0.1)
+        finally:
+            if process.poll() is None:
+                process.terminate()
+                process.wait()
+            if progress is not None:
+                progress.end()
+    records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    tests = [r for r in records if r.get("kind") == "test"]
+    failed = [r for r in tests if r["status"] in (FAILED, ERROR, UNEXPECTED_PASS)]
+    counts = {s: sum(1 for r in tests if r["status"] == s) for s in (PASSED, NOT_CLAIMED, EXPECTED_FAILURE)}
+    print(f"{len(tests)} tests: {counts[PASSED]} passed, {len(failed)} failed, {counts[NOT_CLAIMED]} not claimed, "
+          f"{counts[EXPECTED_FAILURE]} expected failures (tables and state machines; log: {output / 'pytest.log'})")
+    for record in failed:
+        print(f"{record['status'].upper()} {record['id']}")
+    if process.returncode not in (0, 1, 5):
+        print(f"tests: pytest stopped with exit status {process.returncode}; see {output / 'pytest.log'}")
+        failed.append({"id": "pytest"})
+    return len(tests), len(failed)
+
+
+def find_allure() -> list[str] | None:
+    """The Allure command line: ``MQCONF_ALLURE``, the copy ``make allure-cli`` installs in the virtualenv, or
+    ``allure`` on PATH."""
+    candidates = [os.environ.get("MQCONF_ALLURE"), str(Path(sys.prefix) / "allure" / "node_modules" / ".bin" / "allure"),
+                  shutil.which("allure")]
+    for candidate in candidates:
+        if candidate and Path(candidate).exists():
+            return [candidate]
+    return None
+
+
+def make_allure_report(output: Path) -> Path | None:
+    """A single-file Allure HTML report of ``output/allure-results``; one line and None when it cannot be made."""
+    results, target = output / "allure-results", output / "allure-report"
+    command = find_allure()
+    if command is None:
+        print("allure: no Allure command line (make allure-cli installs Allure 3 from npm); Allure report skipped")
+        return None
+    if not results.is_dir():
+        print("allure: no allure-results in this run; Allure report skipped")
+        return None
+    try:
+        version = subprocess.run([*command, "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+        if version.startswith("2."):
+            args = [*command, "generate", "--single-file", "--clean", str(results), "-o", str(target)]
+        else:
+            args = [*command, "awesome", "--single-file", "-o", str(target), str(results)]
+        done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as exc:
+        print(f"allure: could not run {command[0]} ({exc}); Allure report skipped")
+        return None
+    index = target / "index.html"
+    if done.returncode != 0 or not index.exists():
+        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        print(f"allure: {command[0]} failed ({last[0][:200]}); Allure report skipped")
+        return None
+    return index
+
+
+def run_conformance(adapter_name: str, output: Path, profile: str = "quick", expectations: Path | None = None,
+                    scenario_paths: Sequence[Path] | None = None, allure: bool = False) -> int:
+    """A conformance run: every scenario, then (for a whole-suite run) the table tests and state machines, written
+    as they finish; then the reports. ``scenario_paths`` runs only those scenarios, and no tests."""
+    from .pytest_plugin import load_expectations
+
+    scenarios = _load_all(scenario_paths or [fixtures.SCENARIOS])
+    registry = load_registry()
+    try:
+        expected = load_expectations(expectations) if expectations else []
+    except Exception as exc:  # pytest.UsageError: one line naming the file and line
+        raise ReportError(str(exc)) from None
+    adapter = load(adapter_name)
+    writer = RunWriter(output, adapter, profile, expected)
+    tests_failed = 0
+    try:
+        try:
+            counts = _run_list(scenarios, adapter, writer, registry)
+        finally:
+            adapter.close()
+        if scenario_paths is None:
+            tests_failed = run_tests(adapter_name, output, profile, expectations)[1]
+    except KeyboardInterrupt:
+        write_reports(output, registry)
+        print(f"interrupted; the report of what finished: {output / 'conformance.html'}")
+        raise
+    paths = writer.finish(registry)
+    report = json.loads(paths["json"].read_text())
+    by_status = report["summary"]["clauses_by_status"]
+    print(f"clauses: " + ", ".join(f"{n} {k}" for k, n in by_status.items() if n))
+    print(f"report: {paths['json']}")
+    print(f"summary: {paths['summary']}")
+    print(f"badge: {paths['badge']}")
+    if (output / "junit.xml").exists():
+        print(f"junit: {output / 'junit.xml'}")
+    if allure:
+        index = make_allure_report(output)
+        if index:
+            print(f"allure: {index}")
+    print(f"html: {paths['html']}")
+    broken = counts[FAILED] or counts[ERROR] or tests_failed or by_status.get(FAILED) or by_status.get(UNEXPECTED_PASS)
+    return EXIT_FAILURES if broken else EXIT_OK
+
+
+def write_matrix(runs: Sequence[Path], target: Path) -> Path:
+    """One page putting the runs' implementations side by side."""
+    from .html import render_matrix
+
+    reports = [load_report(run) for run in runs]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(render_matrix(reports), encoding="utf-8")
+    return target
+
+
+def run_many(adapters: Sequence[str], output: Path | None, **options) -> int:
+    """One run per adapter under ``output/<adapter>/``, then ``output/matrix.html``."""
+    base = output or Path("reports") / new_run_id("matrix")
+    statuses, runs = [], []
+    for name in adapters:
+        print(f"== {name}")
+        run_dir = base / safe_name(name)
+        statuses.append(run_conformance(name, run_dir, **options))
+        runs.append(run_dir)
+    path = write_matrix(runs, base / "matrix.html")
+    print(f"matrix: {path}")
+    return max(statuses)
 
 
 def lint() -> int:
@@ -133,17 +315,48 @@ def build_parser() -> argparse.ArgumentParser:
     scenario.add_argument("paths", nargs="+", type=Path, help="scenario files or folders")
     scenario.add_argument("--adapter", default="reference", help="adapter name or module:factory")
 
-    run = commands.add_parser("run", help="a conformance run: every scenario, with a report under reports/")
-    run.add_argument("--adapter", default="reference", help="adapter name or module:factory")
+    run = commands.add_parser("run", help="a conformance run: scenarios, table tests and state machines, with "
+                                          "reports under reports/<run-id>/")
+    run.add_argument("--adapter", action="append", help="adapter name or module:factory (default reference); "
+                     "give several to put them side by side in matrix.html")
+    run.add_argument("--profile", choices=("quick", "thorough"), default="quick",
+                     help="how hard the state machines and property tests search (default quick)")
     run.add_argument("--output", type=Path, help="report folder (default reports/<run-id>)")
-    run.add_argument("--scenarios", type=Path, nargs="+", default=[fixtures.SCENARIOS], help=argparse.SUPPRESS)
+    run.add_argument("--expectations", type=Path, help="YAML file of this implementation's expected failures")
+    run.add_argument("--allure", action="store_true", help="also make a single-file Allure HTML report")
+    run.add_argument("--scenarios", type=Path, nargs="+", default=None,
+                     help="run only these scenario files or folders (and no tests)")
+
+    report = commands.add_parser("report", help="(re)build a run folder's reports from what it recorded")
+    report.add_argument("run", type=Path, help="a run folder (reports/<run-id>)")
+
+    compare = commands.add_parser("compare", help="what regressed, what newly passes, which clauses changed")
+    compare.add_argument("run_a", type=Path, help="the earlier run (folder or conformance.json)")
+    compare.add_argument("run_b", type=Path, help="the later run (folder or conformance.json)")
+    compare.add_argument("--json", action="store_true", help="print the differences as JSON")
+
+    matrix = commands.add_parser("matrix", help="put several runs' implementations side by side in one page")
+    matrix.add_argument("runs", type=Path, nargs="+", help="run folders (or their conformance.json)")
+    matrix.add_argument("--output", type=Path, default=Path("reports") / "matrix.html", help="the page to write")
 
     serve = commands.add_parser("serve", help="serve the reference model over the JSON-lines adapter protocol")
     serve.add_argument("--stdio", action="store_true", required=True,
                        help="speak protocol 1 on standard input and output (docs/implementers.md)")
 
+    strength = commands.add_parser("strength", help="run the suite against every mutant: kill rate per area and "
+                                                    "the survivors (reports/strength/<id>/)")
+    strength.add_argument("--profile", choices=("quick", "thorough"), default="quick",
+                          help="how hard the state machines search (default quick)")
+    strength.add_argument("--output", type=Path, help="report folder (default reports/strength/<id>)")
+    strength.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
+    strength.add_argument("--only", help="only the mutants whose name contains this text")
+    strength.add_argument("--no-tests", action="store_true", help="scenarios only: no table tests or state machines")
+
     commands.add_parser("adapters", help="list the adapters that can be named")
     commands.add_parser("lint", help="check that scenarios load and every cited clause exists")
+    from .campaign.cli import add_parser as add_campaign_parser
+
+    add_campaign_parser(commands)
     return parser
 
 
@@ -151,10 +364,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "scenario":
-            return run_scenarios(args.paths, args.adapter, None)
+            return run_scenarios(args.paths, args.adapter)
         if args.command == "run":
-            output = args.output or Path("reports") / new_run_id(args.adapter)
-            return run_scenarios(args.scenarios, args.adapter, output)
+            adapters = args.adapter or ["reference"]
+            options = dict(profile=args.profile, expectations=args.expectations, scenario_paths=args.scenarios,
+                           allure=args.allure)
+            if len(adapters) > 1:
+                return run_many(adapters, args.output, **options)
+            return run_conformance(adapters[0], args.output or Path("reports") / new_run_id(adapters[0]), **options)
+        if args.command == "report":
+            paths = write_reports(args.run, load_registry())
+            for kind, path in paths.items():
+                print(f"{kind}: {path}")
+            return EXIT_OK
+        if args.command == "compare":
+            from .compare_runs import compare, has_regressions, render
+
+            diff = compare(load_report(args.run_a), load_report(args.run_b))
+            print(json.dumps(diff, indent=2) if args.json else render(diff))
+            return EXIT_FAILURES if has_regressions(diff) else EXIT_OK
+        if args.command == "matrix":
+            print(f"matrix: {write_matrix(args.runs, args.output)}")
+            return EXIT_OK
         if args.command == "serve":
             from .serve import serve_stdio
 
@@ -163,9 +394,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name, origin in sorted(available().items()):
                 print(f"{name}\t{origin}")
             return EXIT_OK
+        if args.command == "campaign":
+            from .campaign.cli import main as campaign_main
+
+            return campaign_main(args)
+        if args.command == "strength":
+            from .strength import run_strength
+
+            output = args.output or Path("reports") / "strength" / new_run_id("strength")
+            return run_strength(output, args.profile, max(args.jobs, 1), args.only, not args.no_tests)[0]
         if args.command == "lint":
             return lint()
-    except (SourceError, AdapterError) as exc:
+    except (SourceError, AdapterError, ReportError) as exc:
         print(f"mqconf: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -1,7 +1,21 @@
-"""A run's results as files a person and a program can read: ``conformance.json`` and ``summary.md``.
+"""A run's results as files a person and a program can read and trust.
 
-Results are appended to ``results.jsonl`` as each scenario finishes, so an interrupted run leaves what it
-finished readable; the JSON report and the summary are then built from that file.
+A run folder holds what happened, written as it happens, so that a run killed midway still leaves what it
+finished readable:
+
+- ``run.json``: the suite (version, git commit, hash of ``fixtures/``), the adapter (name, version, capabilities
+  claimed), the profile, the start time; ``finished`` is added when the run ends;
+- ``results.jsonl``: one line per scenario as it finishes (every step's call, expected and actual outcome, and
+  the clauses the model applied there);
+- ``tests.jsonl``: one line per pytest test as it finishes (``conformance/testlog.py``);
+- ``divergences/``: minimal scenarios written by the differential state machines.
+
+From those, :func:`write_reports` builds (again, any time: ``mqconf report DIR``) ``conformance.json`` (checked
+against ``schemas/report.json``), ``conformance.html``, ``summary.md`` and ``badge.svg``.
+
+Clause statuses, from the evidence that cites a clause (scenarios, tests, and failing steps the model attributes
+to it), worst first: failed, unexpected pass, expected failure, passed, not claimed; a clause without evidence
+is not covered.
 """
 
 from __future__ import annotations
@@ -21,14 +35,29 @@ from . import __version__
 from .clauses import Registry
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+SCHEMA = Path(__file__).resolve().parent / "schemas" / "report.json"
+EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_COVERED, SKIPPED = "expected failure", "unexpected pass", "not covered", "skipped"
+CLAUSE_STATUSES = (FAILED, UNEXPECTED_PASS, EXPECTED_FAILURE, PASSED, NOT_CLAIMED, NOT_COVERED)
+EVIDENCE_STATUSES = (PASSED, FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_CLAIMED, SKIPPED)
+# How a piece of evidence counts towards its clause's status.
+_CLAUSE_OF = {PASSED: PASSED, FAILED: FAILED, ERROR: FAILED, EXPECTED_FAILURE: EXPECTED_FAILURE,
+              UNEXPECTED_PASS: UNEXPECTED_PASS, NOT_CLAIMED: NOT_CLAIMED}
+
+
+class ReportError(Exception):
+    """A run folder that cannot be read as a report (names the file)."""
 
 
 def new_run_id(adapter_name: str) -> str:
     """A run id that sorts by time and names the adapter."""
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in adapter_name)
-    return f"{stamp}-{safe}"
+    return f"{stamp}-{safe_name(adapter_name)}"
+
+
+def safe_name(text: str) -> str:
+    """``text`` as a file name: letters, digits, ``-`` and ``_`` only."""
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in text)[:80] or "adapter"
 
 
 def fixtures_hash() -> str:
@@ -50,15 +79,33 @@ def git_commit() -> str:
     return out.stdout.strip() or "unknown"
 
 
-def scenario_record(result: ScenarioResult) -> dict[str, Any]:
-    """One scenario's result as a JSON-able record."""
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def _expected(expectations: list[dict], scenario_id: str, clauses: list[str]) -> str:
+    for item in expectations:
+        if item.get("scenario") == scenario_id or item.get("clause") in clauses:
+            return str(item.get("reason", "")) + (f" ({item['issue']})" if item.get("issue") else "")
+    return ""
+
+
+def scenario_record(result: ScenarioResult, expectations: list[dict] | None = None) -> dict[str, Any]:
+    """One scenario's result as a JSON-able record; a listed expected failure turns failed into *expected
+    failure* and passed into *unexpected pass*."""
+    clauses = sorted(result.scenario.clause_ids())
+    status, expected = result.status, _expected(expectations or [], result.scenario.id, clauses)
+    if expected and status in (FAILED, ERROR):
+        status = EXPECTED_FAILURE
+    elif expected and status == PASSED:
+        status = UNEXPECTED_PASS
     return {
         "id": result.scenario.id,
         "title": result.scenario.title,
         "path": str(result.scenario.path),
-        "status": result.status,
-        "reason": result.reason,
-        "clauses": sorted(result.scenario.clause_ids()),
+        "status": status,
+        "reason": result.reason or expected,
+        "clauses": clauses,
         "steps": [asdict(step) for step in result.steps],
     }
 
@@ -66,98 +113,278 @@ def scenario_record(result: ScenarioResult) -> dict[str, Any]:
 class RunWriter:
     """Writes a run's results as they happen."""
 
-    def __init__(self, directory: Path, adapter: Any):
+    def __init__(self, directory: Path, adapter: Any, profile: str = "quick", expectations: list[dict] | None = None):
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
-        self.started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-        self.adapter = {
-            "name": getattr(adapter, "name", "?"),
-            "version": getattr(adapter, "version", "?"),
-            "capabilities": sorted(getattr(adapter, "capabilities", ())),
+        self.expectations = expectations or []
+        self.meta = {
+            "suite": {"version": __version__, "commit": git_commit(), "fixtures_hash": fixtures_hash()},
+            "adapter": {
+                "name": str(getattr(adapter, "name", "?")),
+                "version": str(getattr(adapter, "version", "?")),
+                "capabilities": sorted(map(str, getattr(adapter, "capabilities", ()))),
+            },
+            "profile": profile,
+            "started": _now(),
+            "finished": None,
         }
+        self._write_meta()
         self.results_path = directory / "results.jsonl"
         self.results_path.write_text("")
 
+    def _write_meta(self) -> None:
+        (self.directory / "run.json").write_text(json.dumps(self.meta, indent=2) + "\n")
+
     def add(self, result: ScenarioResult) -> None:
         with self.results_path.open("a") as out:
-            out.write(json.dumps(scenario_record(result)) + "\n")
+            out.write(json.dumps(scenario_record(result, self.expectations)) + "\n")
 
-    def finish(self, registry: Registry) -> Path:
-        records = [json.loads(line) for line in self.results_path.read_text().splitlines() if line.strip()]
-        report = build_report(records, registry, self.adapter, self.started)
-        path = self.directory / "conformance.json"
-        path.write_text(json.dumps(report, indent=2) + "\n")
-        (self.directory / "summary.md").write_text(render_summary(report, registry))
-        return path
+    def finish(self, registry: Registry) -> dict[str, Path]:
+        self.meta["finished"] = _now()
+        self._write_meta()
+        return write_reports(self.directory, registry)
 
 
-def build_report(records: list[dict], registry: Registry, adapter: dict, started: str) -> dict[str, Any]:
-    """The conformance report: the suite, the implementation, every scenario and every clause's status."""
-    applied: Counter[str] = Counter()
-    cited: dict[str, list[str]] = {}
+# -- reading a run folder ------------------------------------------------------------------------------------
+
+def _jsonl(path: Path) -> list[dict]:
+    """Records of a JSON-lines file; a last line cut short by a kill is dropped, not fatal."""
+    if not path.exists():
+        return []
+    records = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            if number == len(lines):
+                break
+            raise ReportError(f"{path}:{number}: not a JSON record") from None
+    return records
+
+
+def read_run(directory: Path) -> tuple[dict, list[dict], list[dict]]:
+    """``run.json``, the scenario records and the test records of a run folder."""
+    meta_path = directory / "run.json"
+    if not meta_path.exists():
+        raise ReportError(f"{directory}: not a run folder (no run.json)")
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{meta_path}:{exc.lineno}: {exc.msg}") from None
+    tests = [r for r in _jsonl(directory / "tests.jsonl") if r.get("kind") == "test"]
+    return meta, _jsonl(directory / "results.jsonl"), tests
+
+
+# -- the report ----------------------------------------------------------------------------------------------
+
+def failing_sequence(record: dict) -> list[dict]:
+    """The calls of a failing scenario up to and including its first failing step: the sequence to replay."""
+    calls = []
+    for step in record["steps"]:
+        calls.append(step["call"])
+        if step["status"] in (FAILED, ERROR):
+            break
+    return calls
+
+
+def _scenario_failure(record: dict) -> dict:
+    step = next((s for s in record["steps"] if s["status"] in (FAILED, ERROR)), None)
+    failure = {"kind": "scenario", "id": record["id"], "status": record["status"], "path": record["path"],
+               "title": record.get("title", ""), "sequence": failing_sequence(record), "clauses": [],
+               "message": record.get("reason", "")}
+    if step is not None:
+        failure.update(step={"index": step["index"], "line": step["line"], "op": step["op"],
+                             "expected": step["expect"], "actual": step["outcome"], "problems": step["problems"]},
+                       clauses=sorted(set(step["clauses"]) | set(record["clauses"])))
+    else:
+        failure["clauses"] = record["clauses"]
+    return failure
+
+
+def _test_failure(record: dict, divergences: dict[str, str]) -> dict:
+    failure = {"kind": "test", "id": record["id"], "status": record["status"], "clauses": record["clauses"],
+               "message": record.get("message", ""), "sequence": []}
+    for name, text in divergences.items():
+        if name in failure["message"]:
+            failure["divergence"] = {"file": name, "scenario": text}
+    return failure
+
+
+def table_coverage(records: list[dict], tests: list[dict]) -> dict[str, dict]:
+    """For every row of fixtures/tables: how many scenario steps the model decided by it, and how many tests
+    pin it. Rows never exercised show 0."""
+    from reference.tables import Spec
+
+    steps: Counter[str] = Counter()
     for record in records:
-        for clause_id in record["clauses"]:
-            cited.setdefault(clause_id, []).append(record["id"])
         for step in record["steps"]:
-            applied.update(step["clauses"])
-    by_id = {r["id"]: r for r in records}
-    clauses = {}
-    for clause_id in sorted(registry.clauses):
-        scenarios = cited.get(clause_id, [])
-        statuses = {by_id[s]["status"] for s in scenarios}
-        if not scenarios:
-            status = "not covered"
-        elif FAILED in statuses or ERROR in statuses:
-            status = "failed"
-        elif statuses == {NOT_CLAIMED}:
-            status = "not claimed"
-        else:
-            status = "passed"
-        clauses[clause_id] = {"status": status, "scenarios": scenarios, "applied": applied.get(clause_id, 0)}
-    counts = Counter(r["status"] for r in records)
+            steps.update(step["clauses"])
+    pinned: Counter[str] = Counter(c for t in tests for c in set(t["clauses"]))
     return {
-        "schema_version": SCHEMA_VERSION,
-        "suite": {"version": __version__, "commit": git_commit(), "fixtures_hash": fixtures_hash()},
-        "adapter": adapter,
-        "started": started,
-        "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        "summary": {
-            "scenarios": len(records),
-            **{status: counts.get(status, 0) for status in (PASSED, FAILED, ERROR, NOT_CLAIMED)},
-            "clauses": len(clauses),
-            "clauses_by_status": dict(Counter(c["status"] for c in clauses.values())),
-        },
-        "scenarios": records,
-        "clauses": clauses,
+        table.id: {"title": table.title,
+                   "rows": [{"id": row.id, "steps": steps.get(row.id, 0), "tests": pinned.get(row.id, 0)}
+                            for row in table.rows]}
+        for table in Spec.load().tables.values()
     }
 
 
-def render_summary(report: dict[str, Any], registry: Registry) -> str:
+def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
+    """The conformance report of a run folder: the suite, the implementation, every clause's status with its
+    evidence, every failure with its minimal call sequence, and the coverage of every table row."""
+    meta, records, tests = read_run(directory)
+    divergences = {}
+    if (directory / "divergences").is_dir():
+        divergences = {str(p.name): p.read_text(encoding="utf-8", errors="replace")
+                       for p in sorted((directory / "divergences").glob("*.yaml"))}
+    applied: Counter[str] = Counter()
+    evidence: dict[str, dict[str, dict[str, str]]] = {}
+
+    def cite(clause_id: str, kind: str, item_id: str, status: str) -> None:
+        slot = evidence.setdefault(clause_id, {"scenarios": {}, "tests": {}})[kind]
+        if status == FAILED or item_id not in slot:
+            slot[item_id] = status
+
+    failures = []
+    for record in records:
+        for clause_id in record["clauses"]:
+            cite(clause_id, "scenarios", record["id"], record["status"])
+        for step in record["steps"]:
+            applied.update(step["clauses"])
+            if step["status"] in (FAILED, ERROR) and record["status"] in (FAILED, ERROR):
+                for clause_id in step["clauses"]:  # the rules the model applied where the implementation differed
+                    cite(clause_id, "scenarios", record["id"], FAILED)
+        if record["status"] in (FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS):
+            failures.append(_scenario_failure(record))
+    for test in tests:
+        for clause_id in test["clauses"]:
+            cite(clause_id, "tests", test["id"], test["status"])
+        if test["status"] in (FAILED, ERROR, UNEXPECTED_PASS):
+            failures.append(_test_failure(test, divergences))
+
+    failures_of: dict[str, list[str]] = {}
+    for failure in failures:
+        for clause_id in failure["clauses"]:
+            failures_of.setdefault(clause_id, []).append(failure["id"])
+    clauses = {}
+    for clause_id, clause in sorted(registry.clauses.items()):
+        found = evidence.get(clause_id, {"scenarios": {}, "tests": {}})
+        kinds = {_CLAUSE_OF.get(s) for part in found.values() for s in part.values()} - {None}
+        status = next((s for s in CLAUSE_STATUSES if s in kinds), NOT_COVERED)
+        clauses[clause_id] = {
+            "area": clause.area, "rule": clause.rule, "status": status, "applied": applied.get(clause_id, 0),
+            "scenarios": sorted(found["scenarios"]), "tests": sorted(found["tests"]),
+            "evidence": [{"kind": kind[:-1], "id": k, "status": v}
+                         for kind in ("scenarios", "tests") for k, v in sorted(found[kind].items())],
+            "failures": failures_of.get(clause_id, []),
+        }
+    # clauses cited by evidence but missing from the registry are reported, not dropped
+    unknown = sorted(set(evidence) - set(registry.clauses))
+
+    areas: dict[str, Counter] = {}
+    for clause in clauses.values():
+        areas.setdefault(clause["area"], Counter())[clause["status"]] += 1
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "suite": meta["suite"],
+        "adapter": meta["adapter"],
+        "profile": meta.get("profile", "quick"),
+        "started": meta["started"],
+        "finished": meta.get("finished"),
+        "complete": bool(meta.get("finished")),
+        "summary": {
+            **_counts(records, "scenarios"),
+            "tests": _counts(tests, "total"),
+            "clauses": len(clauses),
+            "clauses_by_status": {status: sum(1 for c in clauses.values() if c["status"] == status)
+                                  for status in CLAUSE_STATUSES},
+            "areas": {area: {"total": sum(c.values()), **{s: c.get(s, 0) for s in CLAUSE_STATUSES}}
+                      for area, c in sorted(areas.items())},
+        },
+        "clauses": clauses,
+        "unknown_clauses": unknown,
+        "failures": failures,
+        "tables": table_coverage(records, tests),
+        "scenarios": records,
+        "tests": tests,
+        "divergences": divergences,
+    }
+
+
+def _counts(items: list[dict], total: str) -> dict[str, int]:
+    counts = Counter(item["status"] for item in items)
+    return {total: len(items), **{status: counts.get(status, 0) for status in EVIDENCE_STATUSES}}
+
+
+def validate_report(report: dict) -> None:
+    """Raise ``jsonschema.ValidationError`` when ``report`` does not match ``schemas/report.json``."""
+    from jsonschema import Draft202012Validator
+
+    Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8"))).validate(report)
+
+
+def write_reports(directory: Path, registry: Registry) -> dict[str, Path]:
+    """Build the report of a run folder and write ``conformance.json``, ``conformance.html``, ``summary.md`` and
+    ``badge.svg``; returns their paths by kind."""
+    from .badge import badge_for
+    from .html import render_report
+
+    report = build_report(directory, registry)
+    validate_report(report)
+    paths = {"json": directory / "conformance.json", "html": directory / "conformance.html",
+             "summary": directory / "summary.md", "badge": directory / "badge.svg"}
+    paths["json"].write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    paths["html"].write_text(render_report(report), encoding="utf-8")
+    paths["summary"].write_text(render_summary(report), encoding="utf-8")
+    paths["badge"].write_text(badge_for(report), encoding="utf-8")
+    return paths
+
+
+def load_report(path: Path) -> dict[str, Any]:
+    """A ``conformance.json`` (or the run folder holding one)."""
+    if path.is_dir():
+        path = path / "conformance.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ReportError(f"{path}: no such report (run `mqconf report` on its folder first)") from None
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{path}:{exc.lineno}: {exc.msg}") from None
+
+
+def render_summary(report: dict[str, Any]) -> str:
     """A short Markdown account of a run: totals, then each failure with its clauses."""
     s = report["summary"]
+    tests = s["tests"]
     lines = [
         f"# Conformance run: {report['adapter']['name']}",
         "",
         f"Suite {report['suite']['version']} (commit {report['suite']['commit'][:12]}, fixtures "
-        f"{report['suite']['fixtures_hash']}), started {report['started']}.",
+        f"{report['suite']['fixtures_hash']}), profile {report['profile']}, started {report['started']}"
+        + ("." if report["complete"] else " - INTERRUPTED: this report holds only what finished."),
         "",
         f"Scenarios: {s['scenarios']} run, {s['passed']} passed, {s['failed']} failed, {s['error']} errors, "
         f"{s['not claimed']} not claimed.",
-        f"Clauses: {s['clauses']} in all; " + ", ".join(f"{n} {k}" for k, n in sorted(s["clauses_by_status"].items())) + ".",
+        f"Tests: {tests['total']} run, {tests['passed']} passed, {tests['failed'] + tests['error']} failed, "
+        f"{tests['not claimed']} not claimed.",
+        f"Clauses: {s['clauses']} in all; "
+        + ", ".join(f"{n} {k}" for k, n in s["clauses_by_status"].items() if n) + ".",
         "",
     ]
-    failing = [r for r in report["scenarios"] if r["status"] in (FAILED, ERROR)]
-    if failing:
+    if report["failures"]:
         lines += ["## Failures", ""]
-    for record in failing:
-        lines.append(f"### {record['id']} ({record['path']})")
-        for step in record["steps"]:
-            if step["status"] not in (FAILED, ERROR):
-                continue
+    for failure in report["failures"]:
+        lines.append(f"### {failure['status']}: {failure['id']}" + (f" ({failure['path']})" if failure.get("path") else ""))
+        step = failure.get("step")
+        if step:
             lines.append(f"- line {step['line']}, step {step['op']}: " + "; ".join(step["problems"]))
-            for clause_id in step["clauses"]:
-                clause = registry.get(clause_id)
-                if clause is not None:
-                    lines.append(f"  - `{clause_id}`: {clause.rule}")
+        elif failure["message"]:
+            lines.append("- " + failure["message"].strip().splitlines()[-1])
+        for clause_id in failure["clauses"]:
+            clause = report["clauses"].get(clause_id)
+            if clause is not None:
+                lines.append(f"  - `{clause_id}`: {clause['rule']}")
         lines.append("")
     return "\n".join(lines) + "\n"

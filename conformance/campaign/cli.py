@@ -1,0 +1,89 @@
+"""``mqconf campaign``: the command's arguments and what it prints (conformance/cli.py only wires it in)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from adapters.base import AdapterError, load
+
+from .generate import AREAS
+
+EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
+
+
+def add_parser(commands) -> None:
+    """The ``campaign`` subcommand."""
+    campaign = commands.add_parser(
+        "campaign", help="replay very many generated (or recorded) call sequences on Spark and aggregate them")
+    campaign.add_argument("--adapter", default="reference", help="adapter under test (name, mutant:..., module:factory)")
+    campaign.add_argument("--sequences", type=int, default=1000, help="how many sequences to generate (default 1000)")
+    campaign.add_argument("--length", type=int, default=20, help="calls per generated sequence (default 20)")
+    campaign.add_argument("--seed", type=int, default=0, help="the campaign's seed: sequence i comes from (seed, i)")
+    campaign.add_argument("--areas", nargs="+", default=list(AREAS), choices=AREAS,
+                          help="vocabularies to draw from (default: all the adapter claims)")
+    campaign.add_argument("--master", default="local[*]",
+                          help="Spark master URL (default local[*]); 'inprocess' runs without Spark")
+    campaign.add_argument("--corpus", type=Path, help="replay a corpus (JSON lines, Parquet or scenario files) "
+                                                      "instead of generating sequences")
+    campaign.add_argument("--output", type=Path, default=Path("reports") / "campaigns",
+                          help="campaigns folder (default reports/campaigns)")
+    campaign.add_argument("--id", dest="campaign_id",
+                          help="campaign id (default: from the settings, so re-running the command resumes it)")
+    campaign.add_argument("--partition-size", type=int, default=0, help="sequences per partition (default: chosen)")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the campaign; print where its results are and its divergences. 1 when it found divergences."""
+    from .corpus import CorpusError, load_corpus
+    from .run import CampaignConfig, CampaignError, run_campaign
+
+    try:
+        corpus = None
+        if args.corpus is not None:
+            corpus = load_corpus(args.corpus)
+        adapter = load(args.adapter)
+        claimed = adapter.capabilities
+        adapter.close()
+        areas = [a for a in args.areas if a in claimed]
+        if not areas and corpus is None:
+            print(f"mqconf: adapter {args.adapter} claims none of the areas {', '.join(args.areas)}", file=sys.stderr)
+            return EXIT_USAGE
+        for area in sorted(set(args.areas) - set(areas)):
+            print(f"area {area}: not claimed by {args.adapter}, not run")
+        config = CampaignConfig(
+            adapter=args.adapter, sequences=len(corpus) if corpus is not None else args.sequences,
+            length=args.length, seed=args.seed, areas=tuple(areas or args.areas),
+            partition_size=args.partition_size, corpus=str(args.corpus) if corpus is not None else None,
+            corpus_digest=_digest(corpus))
+        summary = run_campaign(config, args.output, args.campaign_id, args.master, corpus=corpus)
+    except (CampaignError, CorpusError, AdapterError) as exc:
+        print(f"mqconf: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print_summary(summary)
+    return EXIT_DIVERGED if summary["aggregates"]["signatures"] else EXIT_OK
+
+
+def _digest(corpus) -> str | None:
+    if corpus is None:
+        return None
+    import hashlib
+
+    return hashlib.sha1(json.dumps(corpus, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def print_summary(summary: dict) -> None:
+    a, run = summary["aggregates"], summary["run"]
+    cov = a["coverage"]
+    print(f"campaign {summary['campaign']} ({run['master']}): {a['sequences']} sequences, {a['steps']} calls, "
+          f"{a['divergent_sequences']} divergent; partitions {run['partitions_run']} run, "
+          f"{run['partitions_skipped']} already done; {run['seconds']} s")
+    print(f"coverage: {cov['clauses_applied']}/{cov['clauses_total']} clauses applied, "
+          f"{cov['table_rows_covered']}/{cov['table_rows_total']} table rows")
+    for signature in a["signatures"]:
+        print(f"DIVERGENCE x{signature['count']}: {signature['op']} [{signature['options'] or 'no options'}] "
+              f"model {signature['model_reason']} vs adapter {signature['impl_reason']}")
+        print(f"  witness ({signature['witness']['length']} calls): {summary['witnesses'][signature['slug']]}")
+    print(f"summary: {Path(summary['directory']) / 'summary.json'}")

@@ -1,0 +1,424 @@
+"""A campaign: its settings, the work of one partition, the in-process path, aggregation and its outputs.
+
+A campaign lives under ``reports/campaigns/<id>/``::
+
+    campaign.json          the settings (a re-run with the same id must use the same ones)
+    steps/part=K/*.parquet one row per call replayed: the call, both outcomes, the model's clauses
+    done/part-K            written once partition K's rows are stored: a re-run skips it
+    summary.json           the aggregates: coverage, divergence signatures with counts and witnesses
+    witnesses/*.yaml       the shortest sequence of each signature, as a scenario that runs as is
+
+Sequences are cut into partitions of consecutive indexes (``partition_size``). A partition is the unit of work
+and of resumption: its rows are stored in one step, then marked done; an interrupted campaign leaves unmarked
+partitions, whose partial rows the next run deletes and redoes. The work of a partition depends on nothing but
+the settings and its number, so it runs the same in this process or on any Spark executor.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from adapters.base import load
+from adapters.reference import ReferenceAdapter
+
+from .generate import AREAS, sequence
+from .replay import replay
+
+STEP_COLUMNS = ("seq", "sequence_id", "area", "step", "op", "call", "model", "impl", "expect", "clauses",
+                "problems", "diverged", "options", "model_reason", "impl_reason")
+SIGNATURE = ("op", "options", "model_reason", "impl_reason")
+
+
+class CampaignError(Exception):
+    """A campaign that cannot run as asked; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class CampaignConfig:
+    """What a campaign replays: ``sequences`` generated from ``seed`` (or the ``corpus`` given), on ``adapter``."""
+
+    adapter: str = "reference"
+    sequences: int = 1000
+    length: int = 20
+    seed: int = 0
+    areas: tuple[str, ...] = AREAS
+    partition_size: int = 0  # 0: chosen from the number of sequences
+    corpus: str | None = None  # a corpus file's path, recorded for the reader
+    corpus_digest: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.sequences < 1 or self.length < 1:
+            raise CampaignError("--sequences and --length must be at least 1")
+        unknown = set(self.areas) - set(AREAS)
+        if unknown or not self.areas:
+            raise CampaignError(f"unknown area(s) {', '.join(sorted(unknown)) or '(none given)'}; "
+                                f"areas: {', '.join(AREAS)}")
+        if not self.partition_size:
+            object.__setattr__(self, "partition_size", max(1, min(1000, -(-self.sequences // 16))))
+        object.__setattr__(self, "areas", tuple(sorted(self.areas)))
+
+    @property
+    def parts(self) -> int:
+        return -(-self.sequences // self.partition_size)
+
+    def indexes(self, part: int) -> range:
+        return range(part * self.partition_size, min(self.sequences, (part + 1) * self.partition_size))
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["areas"] = list(self.areas)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> CampaignConfig:
+        return cls(**{**data, "areas": tuple(data["areas"])})
+
+
+def default_id(config: CampaignConfig) -> str:
+    """A campaign id derived from its settings, so the same command resumes the same campaign."""
+    digest = hashlib.sha1(json.dumps(config.to_json(), sort_keys=True).encode()).hexdigest()[:8]
+    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in config.adapter)[:40]
+    return f"{safe}-n{config.sequences}-l{config.length}-s{config.seed}-{digest}"
+
+
+# -- the work of one partition (runs on executors) ----------------------------------------------------------
+
+@dataclass
+class Worker:
+    """One model and one adapter under test, kept for a whole partition (or task) and reset per sequence."""
+
+    config: CampaignConfig
+    corpus: Sequence[Mapping[str, Any]] | None = None
+    model: Any = None
+    impl: Any = None
+    divergent: int = field(default=0)
+
+    def __post_init__(self) -> None:
+        self.model = ReferenceAdapter()
+        self.impl = load(self.config.adapter)
+
+    def close(self) -> None:
+        self.impl.close()
+
+    def sequence(self, index: int) -> Mapping[str, Any]:
+        if self.corpus is not None:
+            return self.corpus[index]
+        return sequence(self.config.seed, index, self.config.length, self.config.areas)
+
+    def rows(self, indexes: Iterator[int] | range, sequences: Mapping[int, Mapping[str, Any]] | None = None
+             ) -> dict[str, list]:
+        """The step rows of the sequences at ``indexes``, column by column."""
+        columns: dict[str, list] = {name: [] for name in STEP_COLUMNS}
+        for index in indexes:
+            seq = sequences[index] if sequences is not None else self.sequence(index)
+            self.model.reset()
+            self.impl.reset()
+            records = replay(seq, self.model, self.impl)
+            if records and records[-1]["diverged"]:
+                self.divergent += 1
+            for record in records:
+                columns["seq"].append(index)
+                columns["sequence_id"].append(seq["id"])
+                columns["area"].append(seq["area"])
+                for name in STEP_COLUMNS[3:]:
+                    columns[name].append(record[name])
+        return columns
+
+
+def arrow_schema():
+    import pyarrow as pa
+
+    return pa.schema([
+        ("seq", pa.int64()), ("sequence_id", pa.string()), ("area", pa.string()), ("step", pa.int32()),
+        ("op", pa.string()), ("call", pa.string()), ("model", pa.string()), ("impl", pa.string()),
+        ("expect", pa.string()), ("clauses", pa.list_(pa.string())), ("problems", pa.list_(pa.string())),
+        ("diverged", pa.bool_()), ("options", pa.string()), ("model_reason", pa.string()),
+        ("impl_reason", pa.string()),
+    ])
+
+
+# -- the campaign folder ------------------------------------------------------------------------------------
+
+class Store:
+    """The campaign folder: settings, stored partitions and their done-markers."""
+
+    def __init__(self, directory: Path):
+        self.directory = Path(directory)
+        self.steps = self.directory / "steps"
+        self.done = self.directory / "done"
+
+    def prepare(self, config: CampaignConfig) -> None:
+        """Create the folder, or check that an existing one holds the same campaign."""
+        settings = self.directory / "campaign.json"
+        if settings.exists():
+            existing = json.loads(settings.read_text())
+            if existing != config.to_json():
+                raise CampaignError(f"{self.directory} holds a campaign with other settings ({existing}); give "
+                                    f"another --id or --output, or delete that folder")
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.steps.mkdir(exist_ok=True)
+        self.done.mkdir(exist_ok=True)
+        settings.write_text(json.dumps(config.to_json(), indent=2, sort_keys=True) + "\n")
+
+    def finished(self) -> set[int]:
+        return {int(p.name.split("-", 1)[1]) for p in self.done.glob("part-*")}
+
+    def pending(self, config: CampaignConfig) -> list[int]:
+        """Partitions still to do; partial rows left by an interrupted run are deleted."""
+        done = self.finished()
+        todo = [p for p in range(config.parts) if p not in done]
+        for part in todo:
+            shutil.rmtree(self.steps / f"part={part}", ignore_errors=True)
+        return todo
+
+    def mark(self, parts: Sequence[int]) -> None:
+        for part in parts:
+            (self.done / f"part-{part}").write_text("")
+
+
+def write_partition_arrow(store: Store, part: int, columns: dict[str, list]) -> None:
+    """One partition's rows as a Parquet file (written aside, then renamed into place), then its marker."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = store.steps / f"part={part}"
+    folder.mkdir(parents=True, exist_ok=True)
+    temporary = folder / ".part-00000.parquet.tmp"
+    pq.write_table(pa.table(columns, schema=arrow_schema()), temporary)
+    temporary.rename(folder / "part-00000.parquet")
+    store.mark([part])
+
+
+# -- progress -----------------------------------------------------------------------------------------------
+
+class Progress:
+    """Partitions and sequences done, rate and divergences, on one terminal line (silent off a terminal)."""
+
+    def __init__(self, config: CampaignConfig, skipped: int, stream=sys.stderr, enabled: bool = True):
+        self.config, self.stream = config, stream
+        self.live = enabled and stream.isatty()
+        self.parts_done = skipped
+        self.sequences = 0
+        self.divergent = 0
+        self.started = time.perf_counter()
+
+    def advance(self, parts: Sequence[int], divergent: int = 0) -> None:
+        self.parts_done += len(parts)
+        self.sequences += sum(len(self.config.indexes(p)) for p in parts)
+        self.divergent += divergent
+        if self.live:
+            rate = self.sequences / max(time.perf_counter() - self.started, 1e-9)
+            self.stream.write(f"\rcampaign: partitions {self.parts_done}/{self.config.parts}, "
+                              f"{self.sequences} sequences replayed ({rate:,.0f}/s), {self.divergent} divergent   ")
+            self.stream.flush()
+
+    def end(self) -> None:
+        if self.live:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+# -- aggregation in Python (the in-process path; spark.py does the same in Spark) ---------------------------
+
+def aggregate_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Coverage counts and divergence signatures of stored step rows: the same result as
+    :func:`conformance.campaign.spark.aggregate`."""
+    clauses: Counter[str] = Counter()
+    sequences: set[int] = set()
+    groups: dict[tuple, dict[str, Any]] = {}
+    for row in rows:
+        sequences.add(row["seq"])
+        clauses.update(row["clauses"] or [])
+        if row["diverged"]:
+            key = tuple(row[k] for k in SIGNATURE)
+            witness = (row["step"] + 1, row["seq"], row["sequence_id"])
+            group = groups.setdefault(key, {"count": 0, "witness": witness})
+            group["count"] += 1
+            group["witness"] = min(group["witness"], witness)
+    signatures = [(key, g["count"], g["witness"]) for key, g in groups.items()]
+    return finish_aggregates(len(sequences), len(rows), dict(clauses), signatures)
+
+
+def finish_aggregates(sequences: int, steps: int, clauses: Mapping[str, int],
+                      signatures: Sequence[tuple[tuple, int, tuple[int, int, str]]]) -> dict[str, Any]:
+    """The aggregates in their one canonical, sorted shape (whatever computed the counts)."""
+    from reference.tables import default_spec
+
+    from ..clauses import load_registry
+
+    registry = load_registry()
+    tables = {}
+    for table in default_spec().tables.values():
+        counts = {row.id: int(clauses.get(row.id, 0)) for row in table.rows}
+        tables[table.id] = {"rows": len(counts), "covered": sum(1 for c in counts.values() if c), "counts": counts}
+    listed = []
+    for key, count, (length, seq, sequence_id) in signatures:
+        signature = dict(zip(SIGNATURE, key))
+        listed.append({**signature, "count": int(count), "slug": signature_slug(signature),
+                       "witness": {"sequence": int(seq), "sequence_id": sequence_id, "length": int(length)}})
+    listed.sort(key=lambda s: (-s["count"], s["op"], s["options"], s["model_reason"], s["impl_reason"]))
+    return {
+        "sequences": int(sequences),
+        "steps": int(steps),
+        "divergent_sequences": sum(s["count"] for s in listed),
+        "signatures": listed,
+        "clauses": {k: int(v) for k, v in sorted(clauses.items())},
+        "coverage": {
+            "clauses_applied": sum(1 for k in clauses if k in registry),
+            "clauses_total": len(registry.clauses),
+            "table_rows_covered": sum(t["covered"] for t in tables.values()),
+            "table_rows_total": sum(t["rows"] for t in tables.values()),
+        },
+        "table_rows": dict(sorted(tables.items())),
+    }
+
+
+def signature_slug(signature: Mapping[str, str]) -> str:
+    digest = hashlib.sha1(json.dumps([signature[k] for k in SIGNATURE]).encode()).hexdigest()[:10]
+    return f"{signature['op']}-{digest}"
+
+
+# -- witnesses ----------------------------------------------------------------------------------------------
+
+SETUP_OPS = {"define_queue": "queues", "define_qmgr": "qmgrs", "define_channel": "channels"}
+
+
+def witness_scenario(signature: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], adapter: str) -> dict:
+    """The witness's stored rows (in step order, up to the diverging one) as a scenario document whose
+    expectations are the model's outcomes: it passes on the model and fails where the adapter diverged."""
+    setup: dict[str, Any] = {}
+    steps = []
+    leading = True
+    for row in rows:
+        call = json.loads(row["call"])
+        if leading and row["op"] in SETUP_OPS and not (row["op"] == "define_qmgr" and "name" not in call):
+            setup.setdefault(SETUP_OPS[row["op"]], []).append(call)
+            continue
+        if leading and row["op"] == "define_qmgr":
+            setup["qmgr"] = call
+            continue
+        leading = False
+        steps.append({row["op"]: call, "expect": json.loads(row["expect"])})
+    last = rows[-1]
+    return {
+        "id": f"campaign-{signature['slug']}",
+        "title": f"Campaign witness: {adapter} differs from the model on {signature['op']} "
+                 f"[{signature['options'] or 'no options'}] ({signature['model_reason']} vs {signature['impl_reason']}); "
+                 f"sequence {last['sequence_id']}, {len(rows)} calls; " + "; ".join(last["problems"])[:300],
+        "clauses": sorted(set(last["clauses"])) or ["get.order.priority-then-physical"],
+        "capabilities": ["core"],
+        "setup": setup,
+        "steps": steps,
+    }
+
+
+def write_outputs(store: Store, config: CampaignConfig, campaign_id: str, aggregates: dict[str, Any],
+                  witness_rows: Callable[[list[int]], dict[int, list[Mapping[str, Any]]]], run: dict[str, Any]
+                  ) -> dict[str, Any]:
+    """summary.json and one witness scenario per signature; returns the summary."""
+    witnesses = store.directory / "witnesses"
+    shutil.rmtree(witnesses, ignore_errors=True)
+    rows = witness_rows(sorted({s["witness"]["sequence"] for s in aggregates["signatures"]}))
+    paths: dict[str, str] = {}
+    if aggregates["signatures"]:
+        witnesses.mkdir(parents=True)
+    for signature in aggregates["signatures"]:
+        steps = rows[signature["witness"]["sequence"]][:signature["witness"]["length"]]
+        path = witnesses / f"{signature['slug']}.yaml"
+        path.write_text(yaml.safe_dump(witness_scenario(signature, steps, config.adapter), sort_keys=False,
+                                       width=120, allow_unicode=True))
+        paths[signature["slug"]] = str(path)
+    summary = {"campaign": campaign_id, "directory": str(store.directory), "config": config.to_json(),
+               "run": run, "aggregates": aggregates, "witnesses": paths}
+    (store.directory / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+# -- the in-process path ------------------------------------------------------------------------------------
+
+def read_rows(store: Store) -> list[dict[str, Any]]:
+    import pyarrow.dataset as ds
+
+    if not any(store.steps.rglob("*.parquet")):
+        return []
+    table = ds.dataset(store.steps, format="parquet", partitioning="hive").to_table(columns=list(STEP_COLUMNS))
+    return table.to_pylist()
+
+
+def run_in_process(config: CampaignConfig, store: Store, corpus: Sequence[Mapping[str, Any]] | None,
+                   progress: Progress, stop_after: int | None = None) -> tuple[int, int]:
+    """Replay every pending partition in this process. Returns (partitions run, partitions skipped)."""
+    pending = store.pending(config)
+    worker = Worker(config, corpus)
+    try:
+        for count, part in enumerate(pending):
+            if stop_after is not None and count >= stop_after:
+                raise KeyboardInterrupt
+            before = worker.divergent
+            write_partition_arrow(store, part, worker.rows(config.indexes(part)))
+            progress.advance([part], worker.divergent - before)
+    finally:
+        worker.close()
+    return len(pending), config.parts - len(pending)
+
+
+def aggregate_in_process(store: Store) -> tuple[dict[str, Any], Callable]:
+    rows = read_rows(store)
+
+    def witness_rows(seqs: list[int]) -> dict[int, list]:
+        wanted = set(seqs)
+        found: dict[int, list] = {s: [] for s in seqs}
+        for row in rows:
+            if row["seq"] in wanted:
+                found[row["seq"]].append(row)
+        return {s: sorted(r, key=lambda x: x["step"]) for s, r in found.items()}
+
+    return aggregate_rows(rows), witness_rows
+
+
+# -- the entry point ----------------------------------------------------------------------------------------
+
+IN_PROCESS = "inprocess"
+
+
+def run_campaign(config: CampaignConfig, output: Path, campaign_id: str | None = None, master: str = "local[*]",
+                 corpus: Sequence[Mapping[str, Any]] | None = None, spark: Any = None, show_progress: bool = True,
+                 stop_after: int | None = None) -> dict[str, Any]:
+    """Run (or resume) a campaign and aggregate it; returns the summary (also written as summary.json).
+
+    ``master`` is a Spark master URL, or ``inprocess`` for a plain loop in this process without Spark.
+    ``stop_after`` stops after that many partitions (or Spark waves) with KeyboardInterrupt: a test hook
+    standing for an interruption."""
+    if corpus is not None and len(corpus) != config.sequences:
+        raise CampaignError("the corpus and the sequence count disagree")
+    campaign_id = campaign_id or default_id(config)
+    store = Store(Path(output) / campaign_id)
+    store.prepare(config)
+    started = time.perf_counter()
+    progress = Progress(config, len(store.finished()), enabled=show_progress)
+    try:
+        if master == IN_PROCESS:
+            ran, skipped = run_in_process(config, store, corpus, progress, stop_after)
+            aggregates, witness_rows = aggregate_in_process(store)
+        else:
+            from . import spark as spark_job
+
+            session = spark or spark_job.session(master)
+            ran, skipped = spark_job.run(session, config, store, corpus, progress, stop_after)
+            aggregates, witness_rows = spark_job.aggregate(session, store)
+    finally:
+        progress.end()
+    run = {"master": master, "partitions": config.parts, "partitions_run": ran, "partitions_skipped": skipped,
+           "seconds": round(time.perf_counter() - started, 3)}
+    return write_outputs(store, config, campaign_id, aggregates, witness_rows, run)

@@ -1,0 +1,194 @@
+"""The campaign on Spark: the session, the replay job, Parquet output and aggregation in Spark SQL.
+
+The session binds the driver to 127.0.0.1 with the UI off and quiet logs, and runs the executors' Python
+workers on this interpreter (PYSPARK_PYTHON). ``local[*]`` is the default; any master URL (``local[2]``,
+``local-cluster[2,1,1024]``, ``spark://host:7077``) takes the same job elsewhere, as long as the executors can
+import this suite (install it there, or ship it with ``spark.submit.pyFiles``) and write the output folder
+(a shared file system on a real cluster).
+
+The job runs in waves of partitions. Each wave is one Spark job: a task per partition builds one model and one
+adapter, replays the partition's sequences (generated on the executor from (seed, index), or shipped from a
+corpus), and returns Arrow batches that Spark appends as Parquet under ``steps/part=K``; when the wave is
+committed its partitions are marked done. Nothing the tasks compute depends on the driver's state.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .run import SIGNATURE, CampaignConfig, CampaignError, Progress, Store, Worker, arrow_schema, finish_aggregates
+
+LOG4J = """\
+rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
+logger.spark.name = org.apache.spark
+logger.spark.level = error
+logger.hadoop.name = org.apache.hadoop
+logger.hadoop.level = error
+"""
+
+JAVA_HELP = ("Spark needs Java 17 or later. Install a JDK or JRE (for example `apt-get install "
+             "openjdk-17-jre-headless`, or Temurin 17 from adoptium.net) and put `java` on PATH or set JAVA_HOME; "
+             "or run the campaign without Spark: --master inprocess")
+
+
+def java_version() -> int:
+    """The major version of the Java that Spark will start; CampaignError with what to install otherwise."""
+    home = os.environ.get("JAVA_HOME")
+    java = str(Path(home) / "bin" / "java") if home else shutil.which("java")
+    if not java or not Path(java).exists():
+        raise CampaignError(f"no `java` found ({'JAVA_HOME=' + home if home else 'not on PATH'}). {JAVA_HELP}")
+    try:
+        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise CampaignError(f"{java} -version failed ({exc}). {JAVA_HELP}") from None
+    found = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
+    if not found:
+        raise CampaignError(f"cannot tell the version of {java}. {JAVA_HELP}")
+    major = int(found.group(1))
+    if major == 1 and found.group(2):
+        major = int(found.group(2))  # "1.8.0" is Java 8
+    if major < 17:
+        raise CampaignError(f"{java} is Java {major}. {JAVA_HELP}")
+    return major
+
+
+def session(master: str = "local[*]", app_name: str = "mqconf-campaign"):
+    """A SparkSession on ``master``, set up for the campaign (see the module's docstring)."""
+    java_version()
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    log4j = Path(tempfile.gettempdir()) / "mqconf-log4j2.properties"
+    log4j.write_text(LOG4J)
+    java_options = f"-Dlog4j2.configurationFile=file:{log4j} -Dlog4j.configurationFile=file:{log4j}"
+    from pyspark.sql import SparkSession
+
+    builder = (SparkSession.builder.master(master).appName(app_name)
+               .config("spark.driver.host", "127.0.0.1")
+               .config("spark.driver.bindAddress", "127.0.0.1")
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .config("spark.driver.extraJavaOptions", java_options)
+               .config("spark.executor.extraJavaOptions", java_options)
+               .config("spark.executorEnv.PYSPARK_PYTHON", sys.executable)
+               .config("spark.sql.shuffle.partitions", "8")
+               .config("spark.python.worker.reuse", "true"))
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def _replay_task(config_json: str, corpus_mode: bool):
+    """The mapInArrow function: for each partition row, replay its sequences with one model and one adapter
+    for the whole task, and yield the step rows as Arrow batches."""
+
+    def task(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        config = CampaignConfig.from_json(json.loads(config_json))
+        schema = arrow_schema().append(pa.field("part", pa.int32()))
+        worker = Worker(config)
+        try:
+            for batch in batches:
+                for item in batch.to_pylist():
+                    part = item["part"]
+                    if corpus_mode:
+                        sequences = {i: s for i, s in zip(config.indexes(part), json.loads(item["sequences"]))}
+                        columns = worker.rows(config.indexes(part), sequences)
+                    else:
+                        columns = worker.rows(config.indexes(part))
+                    columns["part"] = [part] * len(columns["seq"])
+                    yield pa.RecordBatch.from_pydict(columns, schema=schema)
+        finally:
+            worker.close()
+
+    return task
+
+
+def spark_schema():
+    from pyspark.sql.types import (ArrayType, BooleanType, IntegerType, LongType, StringType, StructField,
+                                   StructType)
+
+    text = StringType()
+    return StructType([
+        StructField("seq", LongType()), StructField("sequence_id", text), StructField("area", text),
+        StructField("step", IntegerType()), StructField("op", text), StructField("call", text),
+        StructField("model", text), StructField("impl", text), StructField("expect", text),
+        StructField("clauses", ArrayType(text)), StructField("problems", ArrayType(text)),
+        StructField("diverged", BooleanType()), StructField("options", text), StructField("model_reason", text),
+        StructField("impl_reason", text), StructField("part", IntegerType()),
+    ])
+
+
+def run(spark, config: CampaignConfig, store: Store, corpus: Sequence[Mapping[str, Any]] | None,
+        progress: Progress, stop_after: int | None = None) -> tuple[int, int]:
+    """Replay every pending partition on the executors, wave by wave. Returns (run, skipped)."""
+    from pyspark.sql.types import IntegerType, StringType, StructField, StructType
+
+    if any(c in str(store.steps) for c in "[]{}*?"):
+        raise CampaignError(f"{store.directory}: Spark reads paths as glob patterns; choose an output folder and id "
+                            "without [ ] { } * ?")
+    pending = store.pending(config)
+    parallelism = max(1, spark.sparkContext.defaultParallelism)
+    # Each wave is a Spark job with a fixed cost; about ten waves per campaign keep that cost small while an
+    # interruption loses at most one wave and the progress line still moves.
+    wave_size = max(parallelism * 2, -(-len(pending) // 10))
+    wave_size = -(-wave_size // parallelism) * parallelism
+    config_json = json.dumps(config.to_json())
+    input_schema = StructType([StructField("part", IntegerType()), StructField("sequences", StringType())])
+    for wave_number, start in enumerate(range(0, len(pending), wave_size)):
+        if stop_after is not None and wave_number >= stop_after:
+            raise KeyboardInterrupt
+        wave = pending[start:start + wave_size]
+        items = [(part, json.dumps([corpus[i] for i in config.indexes(part)]) if corpus is not None else "")
+                 for part in wave]
+        rdd = spark.sparkContext.parallelize(items, len(wave))
+        frame = spark.createDataFrame(rdd, input_schema)
+        steps = frame.mapInArrow(_replay_task(config_json, corpus is not None), spark_schema())
+        steps.write.mode("append").partitionBy("part").parquet(str(store.steps))
+        store.mark(wave)
+        progress.advance(wave)
+    return len(pending), config.parts - len(pending)
+
+
+def aggregate(spark, store: Store):
+    """The aggregates of the stored rows, computed in Spark; and a reader of witness rows."""
+    from pyspark.sql import functions as F
+
+    if not any(store.steps.rglob("*.parquet")):
+        return finish_aggregates(0, 0, {}, []), lambda seqs: {}
+    steps = spark.read.schema(spark_schema()).parquet(str(store.steps))
+    totals = steps.agg(F.countDistinct("seq").alias("sequences"), F.count(F.lit(1)).alias("steps")).first()
+    clauses = {r["clause"]: r["n"] for r in
+               steps.select(F.explode("clauses").alias("clause")).groupBy("clause").agg(F.count(F.lit(1)).alias("n"))
+               .collect()}
+    witness = F.min(F.struct((F.col("step") + 1).alias("length"), F.col("seq"), F.col("sequence_id")))
+    grouped = (steps.where(F.col("diverged")).groupBy(*SIGNATURE)
+               .agg(F.count(F.lit(1)).alias("count"), witness.alias("witness")).collect())
+    signatures = [(tuple(r[k] for k in SIGNATURE), r["count"],
+                   (r["witness"]["length"], r["witness"]["seq"], r["witness"]["sequence_id"])) for r in grouped]
+
+    def witness_rows(seqs: list[int]) -> dict[int, list]:
+        if not seqs:
+            return {}
+        found: dict[int, list] = {s: [] for s in seqs}
+        for row in steps.where(F.col("seq").isin(seqs)).orderBy("seq", "step").collect():
+            found[row["seq"]].append(row.asDict())
+        return found
+
+    return finish_aggregates(totals["sequences"], totals["steps"], clauses, signatures), witness_rows

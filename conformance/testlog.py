@@ -1,0 +1,69 @@
+"""A pytest plugin that appends each test's verdict to a JSON-lines file as it happens.
+
+``mqconf run`` loads it (``-p conformance.testlog``) with ``MQCONF_TESTLOG`` naming the file, so a run that is
+killed midway still leaves every finished test readable by ``mqconf report``; JUnit XML, written only at the end,
+is kept for other tools. One record per test: node id, verdict in the report's words, the clauses it pins (the
+``clause`` marks the suite's plugin records as user properties), and the failure text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+ENV = "MQCONF_TESTLOG"
+_MAX_MESSAGE = 6000
+
+
+class TestLog:
+    """Appends one JSON line per collected suite and per finished test."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def _write(self, record: dict) -> None:
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(record) + "\n")
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self._write({"kind": "collected", "count": len(session.items)})
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        status = verdict(report)
+        if status is None:
+            return
+        message = ""
+        if report.skipped and isinstance(report.longrepr, tuple):
+            message = str(report.longrepr[2])
+        elif report.failed:
+            message = report.longreprtext[-_MAX_MESSAGE:]
+        self._write({
+            "kind": "test", "id": report.nodeid, "status": status, "when": report.when,
+            "clauses": [value for name, value in report.user_properties if name == "clause"],
+            "duration": round(report.duration, 4), "message": message,
+        })
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    value = os.environ.get(ENV)
+    if value and not hasattr(config, "workerinput"):  # under xdist, the controller writes
+        config.pluginmanager.register(TestLog(Path(value)), "mqconf-testlog")
+
+
+def verdict(report: pytest.TestReport) -> str | None:
+    """The report's word for a test's result, or None for a phase that decides nothing."""
+    if report.when == "call" or report.outcome != "passed":
+        if hasattr(report, "wasxfail"):
+            return "expected failure" if report.skipped else "unexpected pass"
+        if report.skipped:
+            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+            return "not claimed" if "not claimed" in reason else "skipped"
+        if report.failed:
+            if report.longreprtext.startswith("[XPASS(strict)]"):
+                return "unexpected pass"
+            return "failed" if report.when == "call" else "error"
+        return "passed"
+    return None

@@ -1,0 +1,44 @@
+"""Adapters for the report tests, named as ``report_adapters:slow`` / ``report_adapters:hostile`` (the tests put
+this folder on PYTHONPATH): a slow one, to interrupt a run midway, and a hostile one, whose name and message data
+are markup."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from adapters.reference import ReferenceAdapter
+from reference.calls import Call, Outcome
+
+HOSTILE = "<script>alert(1)</script>"
+
+
+class SlowAdapter(ReferenceAdapter):
+    """The model, a little slower on every call."""
+
+    name = "slow"
+
+    def execute(self, call: Call) -> Outcome:
+        time.sleep(0.02)
+        return super().execute(call)
+
+
+class HostileAdapter(ReferenceAdapter):
+    """The model, named with markup, returning markup as every message's data."""
+
+    name = HOSTILE
+    version = HOSTILE
+
+    def execute(self, call: Call) -> Outcome:
+        outcome = super().execute(call)
+        if call.op == "get" and outcome.data is not None:
+            return replace(outcome, data=HOSTILE)
+        return outcome
+
+
+def slow() -> SlowAdapter:
+    return SlowAdapter()
+
+
+def hostile() -> HostileAdapter:
+    return HostileAdapter()

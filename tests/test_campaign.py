@@ -1,0 +1,158 @@
+"""The campaign pipeline (conformance/campaign/): deterministic generation, replay on Spark in local mode, the
+same aggregates in process and on Spark, divergence signatures with witnesses that fail as scenarios, resumption
+and corpora. One SparkSession (local[2]) serves the whole module."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis.strategies import SearchStrategy
+
+from adapters.base import load
+from conformance import differential
+from conformance.campaign import generate
+from conformance.campaign.corpus import CorpusError, load_corpus, save_corpus
+from conformance.campaign.run import CampaignConfig, run_campaign
+from conformance.runner import FAILED, PASSED, run_scenario
+from conformance.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+MUTANT = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
+JAVA = shutil.which("java")
+
+
+def _elements(strategy: SearchStrategy) -> list:
+    while not hasattr(strategy, "elements"):
+        strategy = strategy.wrapped_strategy
+    return list(strategy.elements)
+
+
+@pytest.fixture(scope="module")
+def spark():
+    if JAVA is None:
+        pytest.skip("Spark needs Java 17+ and no `java` is on PATH (apt-get install openjdk-17-jre-headless)")
+    from conformance.campaign.spark import session
+
+    spark = session("local[2]")
+    yield spark
+    spark.stop()
+
+
+def test_sequences_are_reproducible_from_seed_and_index_alone():
+    first = generate.sequence(7, 42, 20)
+    assert first == generate.sequence(7, 42, 20)
+    assert first != generate.sequence(7, 43, 20) and first != generate.sequence(8, 42, 20)
+    assert first["id"] == "7:42" and first["area"] in generate.AREAS
+    code = "import json; from conformance.campaign.generate import sequence; print(json.dumps(sequence(7, 42, 20)))"
+    other = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": "123", "PATH": ""})
+    assert json.loads(other.stdout) == first
+    groups = generate.sequence(1, 0, 30, ["groups"])
+    assert len(groups["calls"]) == 32 and groups["area"] == "groups"
+
+
+def test_the_vocabulary_is_the_state_machines_own():
+    assert _elements(differential.FLAG_SETS) == generate.FLAG_SETS
+    assert _elements(differential.BROWSE_OPTIONS) == generate.BROWSE_OPTIONS
+    assert generate.HANDLE_OPTIONS == differential.HANDLE_OPTIONS and generate.QUEUE == differential.QUEUE
+
+
+def test_a_campaign_against_the_model_finds_no_divergence(spark, tmp_path):
+    config = CampaignConfig(adapter="reference", sequences=40, length=15, seed=1, partition_size=10)
+    summary = run_campaign(config, tmp_path, master="local[2]", spark=spark)
+    aggregates = summary["aggregates"]
+    assert aggregates["sequences"] == 40 and aggregates["divergent_sequences"] == 0
+    assert aggregates["signatures"] == [] and summary["witnesses"] == {}
+    assert aggregates["coverage"]["clauses_applied"] > 20 and aggregates["coverage"]["table_rows_covered"] > 5
+    rows = aggregates["table_rows"]["put.logical-order.table1"]
+    assert rows["rows"] == 12 and 0 < rows["covered"] <= 12
+    stored = spark.read.parquet(str(tmp_path / summary["campaign"] / "steps"))
+    assert stored.select("seq").distinct().count() == 40
+    assert set(stored.columns) >= {"call", "model", "impl", "clauses", "part"}
+    assert json.loads((tmp_path / summary["campaign"] / "summary.json").read_text())["aggregates"] == aggregates
+
+
+def test_a_mutant_is_caught_with_the_same_aggregates_in_process_and_on_spark(spark, tmp_path):
+    config = CampaignConfig(adapter=MUTANT, sequences=48, length=12, seed=3, partition_size=12)
+    on_spark = run_campaign(config, tmp_path / "spark", master="local[2]", spark=spark)
+    in_process = run_campaign(config, tmp_path / "local", master="inprocess")
+    assert on_spark["aggregates"] == in_process["aggregates"]
+    signatures = on_spark["aggregates"]["signatures"]
+    assert signatures and all(s["op"] == "put" and "MQPMO_LOGICAL_ORDER" in s["options"] for s in signatures)
+    assert (signatures[0]["model_reason"], signatures[0]["impl_reason"]) == ("MQRC_NONE", "MQRC_NONE")
+    assert sum(s["count"] for s in signatures) == on_spark["aggregates"]["divergent_sequences"]
+    for signature in signatures:
+        witness = load_scenario(Path(on_spark["witnesses"][signature["slug"]]))
+        assert len([s for s in witness.steps if not s.setup]) <= signature["witness"]["length"]
+        assert run_scenario(witness, load("reference")).status == PASSED
+        failing = run_scenario(witness, load(MUTANT))
+        assert failing.status == FAILED and "GroupId" in " ".join(failing.failures[-1].problems)
+
+
+def test_a_resumed_campaign_gives_the_same_result_as_an_uninterrupted_one(spark, tmp_path):
+    config = CampaignConfig(adapter=MUTANT, sequences=60, length=10, seed=5, partition_size=6)  # 10 partitions
+    whole = run_campaign(config, tmp_path / "whole", master="inprocess")
+    with pytest.raises(KeyboardInterrupt):
+        run_campaign(config, tmp_path / "resumed", campaign_id="c", master="local[2]", spark=spark, stop_after=1)
+    folder = tmp_path / "resumed" / "c"
+    done = sorted(p.name for p in (folder / "done").iterdir())
+    assert 0 < len(done) < 10
+    # a partition interrupted while it was being written: rows without a done-marker are thrown away
+    partial = folder / "steps" / "part=9"
+    partial.mkdir(parents=True, exist_ok=True)
+    (partial / "part-garbage.parquet").write_text("half a file")
+    resumed = run_campaign(config, tmp_path / "resumed", campaign_id="c", master="local[2]", spark=spark)
+    assert resumed["run"]["partitions_skipped"] == len(done)
+    assert resumed["run"]["partitions_run"] == 10 - len(done)
+    assert resumed["aggregates"] == whole["aggregates"]
+    again = run_campaign(config, tmp_path / "resumed", campaign_id="c", master="inprocess")
+    assert again["run"]["partitions_run"] == 0 and again["aggregates"] == whole["aggregates"]
+
+
+def test_a_corpus_round_trips_and_replays_as_generated(spark, tmp_path):
+    sequences = [generate.sequence(9, i, 8) for i in range(24)]
+    for name in ("corpus.jsonl", "corpus.parquet"):
+        assert load_corpus(save_corpus(sequences, tmp_path / name)) == sequences
+    config = CampaignConfig(adapter=MUTANT, sequences=24, length=8, seed=9, partition_size=6)
+    generated = run_campaign(config, tmp_path / "generated", master="inprocess")
+    corpus = load_corpus(tmp_path / "corpus.parquet")
+    replayed = run_campaign(CampaignConfig(adapter=MUTANT, sequences=24, length=8, seed=9, partition_size=6,
+                                           corpus="corpus.parquet"),
+                            tmp_path / "corpus", master="local[2]", spark=spark, corpus=corpus)
+    assert replayed["aggregates"] == generated["aggregates"]
+
+
+def test_scenario_files_are_a_corpus_and_agree_with_the_model(tmp_path):
+    corpus = load_corpus(ROOT / "fixtures" / "scenarios" / "put")
+    assert len(corpus) > 10 and all(s["area"] == "scenario" for s in corpus)
+    assert any(bind for s in corpus for bind in s["binds"])  # $g bound by an expectation, used by a later call
+    config = CampaignConfig(adapter="reference", sequences=len(corpus), length=1, corpus="put")
+    summary = run_campaign(config, tmp_path, master="inprocess", corpus=corpus)
+    assert summary["aggregates"]["divergent_sequences"] == 0
+    assert summary["aggregates"]["steps"] == sum(len(s["calls"]) for s in corpus)
+
+
+def test_a_bad_corpus_is_one_clear_message(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"calls": [{"op": "put"}]}\n{not json\n')
+    with pytest.raises(CorpusError, match=r"bad.jsonl:2: not JSON"):
+        load_corpus(bad)
+    result = subprocess.run([sys.executable, "-m", "conformance.cli", "campaign", "--corpus", str(bad),
+                             "--master", "inprocess", "--output", str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and "bad.jsonl:2" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_missing_java_is_a_message_saying_what_to_install(monkeypatch):
+    from conformance.campaign import spark as campaign_spark
+    from conformance.campaign.run import CampaignError
+
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(CampaignError, match="Java 17 or later.*openjdk-17"):
+        campaign_spark.java_version()
