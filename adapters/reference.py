@@ -47,6 +47,7 @@ class ReferenceAdapter:
     name = "reference"
     version = "0.1.0"
     capabilities = CAPABILITIES
+    world_type: type[Cluster] = Cluster  # the model's class; a mutant (adapters/mutants.py) names a subclass
 
     def __init__(self, spec: Spec | None = None, seed: int = 0):
         self._spec = spec
@@ -57,7 +58,7 @@ class ReferenceAdapter:
         kwargs: dict[str, Any] = {"seed": self._seed}
         if self._spec is not None:
             kwargs["spec"] = self._spec
-        self.world = Cluster(**kwargs)
+        self.world = self.world_type(**kwargs)
         self.connections: dict[str, tuple[str, int]] = {}  # name -> (queue manager, hconn)
         self.handles: dict[str, tuple[str, int, int]] = {}  # name -> (queue manager, hconn, hobj)
 

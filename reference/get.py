@@ -149,15 +149,16 @@ def find_physical(queue: LocalQueue, keys: dict, numbers: dict, options: int, af
 
 
 def find_group_start(queue: LocalQueue, keys: dict, options: int, after: tuple[int, int] | None,
-                     clauses: list[str], skip=None, seq: int = 1, offset: int = 0) -> StoredMessage | None:
+                     clauses: list[str], skip=None, seq: int = 1, offset: int = 0,
+                     first_item_only: bool = True) -> StoredMessage | None:
     """Logical order with no current group or logical message: the first item (the get table's MsgSeqNumber
     and Offset, 1 and 0) of a group, logical message or lone message, in the physical order of first items
-    (get.logical-order.first-item)."""
+    (get.logical-order.first-item). ``first_item_only`` False (a mutant's) lets any item start."""
     for message in queue.candidates(keys):
         if message.state != VISIBLE or not _after(queue, message, after) or (skip and skip(message)):
             continue
-        if message.md.MsgSeqNumber == seq and message.md.Offset == offset and \
-                _available(queue, message, options, clauses):
+        first = message.md.MsgSeqNumber == seq and message.md.Offset == offset
+        if (first or not first_item_only) and _available(queue, message, options, clauses):
             return message
     return None
 
@@ -295,7 +296,8 @@ def get(
             keys, _numbers = selection(md, match & ~(MO["MQMO_MATCH_MSG_SEQ_NUMBER"] | MO["MQMO_MATCH_OFFSET"]))
             clauses.extend(match_clauses(keys, {}))
             after = anchor if browse else None
-            message = find_group_start(queue, keys, options, after, clauses, skip, seq, offset)
+            message = find_group_start(queue, keys, options, after, clauses, skip, seq, offset,
+                                       qm.group_start_needs_first_item)
             if message is None:
                 return _no_message(qm, gmo, clauses)
             clauses.append("get.logical-order.first-item")

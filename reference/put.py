@@ -186,7 +186,7 @@ def put(
             else ("MQRC_MSG_TOO_BIG_FOR_Q", "put.msg-too-big-for-q")
         if not segmentation_allowed:
             return failure(*too_big)
-        split = segmentation.split(bytes(data), limit)
+        split = segmentation.split(bytes(data), limit, qm.segment_boundary)
         if split is None:
             return failure(too_big[0], too_big[1], "segmentation.too-small-to-split")
         if persistence == MQPER_PERSISTENT and not syncpoint and conn.uow is not None:

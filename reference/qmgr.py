@@ -38,6 +38,9 @@ class QueueManager:
     seed: int = 0
     max_msg_length: int = 4_194_304
     mark_browse_interval: int = 5000  # MsgMarkBrowseInterval in milliseconds; -1 never (browse-mark.coop-mark-lapses)
+    # Variation points, fixed by the documents; only the suite's mutants (adapters/mutants.py) change them:
+    segment_boundary: int = 16  # segments are cut on multiples of this (segmentation.sixteen-byte-boundaries)
+    group_start_needs_first_item: bool = True  # logical-order get starts only at item 1/0 (get.logical-order.first-item)
     spec: Spec = field(default_factory=default_spec, compare=False, repr=False)
     clock: Clock = field(default_factory=Clock)
     ids: IdGenerator = field(init=False)

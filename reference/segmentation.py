@@ -19,15 +19,15 @@ MF_MSG_IN_GROUP = VALUES["MQMF_MSG_IN_GROUP"]
 MF_LAST_MSG_IN_GROUP = VALUES["MQMF_LAST_MSG_IN_GROUP"]
 
 
-def split(data: bytes, limit: int) -> list[bytes] | None:
-    """Pieces of ``data`` no longer than ``limit``, each but the last a multiple of 16 bytes long.
+def split(data: bytes, limit: int, boundary: int = SEGMENT_BOUNDARY) -> list[bytes] | None:
+    """Pieces of ``data`` no longer than ``limit``, each but the last a multiple of ``boundary`` (16) bytes long.
 
     None when ``limit`` is below 16 bytes: the queue manager cannot make a segment that small. User formats and
     MQFMT_STRING are cut alike (segmentation.format-string).
     Clauses: segmentation.sixteen-byte-boundaries, segmentation.too-small-to-split.
     """
-    size = limit - limit % SEGMENT_BOUNDARY
-    if size < SEGMENT_BOUNDARY:
+    size = limit - limit % boundary
+    if size < boundary:
         return None
     return [data[i:i + size] for i in range(0, len(data), size)]
 

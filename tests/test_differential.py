@@ -54,7 +54,8 @@ def test_browse_mark_machine_catches_marks_that_never_lapse(tmp_path, monkeypatc
     monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
     machine = machine_for(BrowseMarkMachine, "mutant:co-op-marks-never-lapse")
     with pytest.raises(AssertionError, match="differs from the model"):
-        run_state_machine_as_test(machine, settings=settings(max_examples=300, stateful_step_count=15, phases=NO_SHRINK,
+        run_state_machine_as_test(machine, settings=settings(max_examples=2000, stateful_step_count=25,
+                                                             phases=NO_SHRINK,
                                                              deadline=None, database=None, derandomize=True))
 
 

@@ -1,0 +1,244 @@
+"""``mqconf strength``: how strong the suite is, measured as the share of mutants it kills.
+
+Every mutant of adapters/mutants.py (the table mutants made from fixtures/tables, and the hand-written semantic
+mutants) is run against the suite: first the scenarios, those citing the mutated clause first, stopping at the
+first that fails; a mutant that passes them all then meets the table tests and state machines (pytest, in a
+subprocess, stopping at the first failure). A mutant nothing kills is a survivor: either shown equivalent to the
+model (adapters.mutants.EQUIVALENT, with the argument) or a gap of the suite, to be closed by a new test.
+
+The results go to ``reports/strength/<id>/strength.json`` and ``strength.md``: the kill rate per kind and per
+area (a clause id's first part), and every survivor with its reason. Targets: every non-equivalent table mutant
+killed, at least 95% of the semantic mutants killed.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import fixtures
+from adapters.mutants import EQUIVALENT, PREFIX, SEMANTIC_MUTANTS, load_mutant, table_mutant_names
+
+from .runner import ERROR, FAILED, run_scenario
+from .scenario import Scenario, load_scenario, scenario_files
+
+TABLE, SEMANTIC = "table", "semantic"
+TABLE_TARGET, SEMANTIC_TARGET = 1.0, 0.95
+# The suite's tests that take --adapter: table tests, state machines, and the workload-table witnesses. The
+# tests that check the suite itself against fixed mutants do not depend on --adapter and are left out.
+STRENGTH_TESTS = ("tests/test_tables.py", "tests/test_differential.py", "tests/test_logical_order_property.py",
+                  "tests/test_dispatch_machine.py",
+                  "tests/test_cluster_workload_table.py::test_witness_gives_the_answer_of_the_documented_order")
+SELF_TESTS = ("tests/test_differential.py::test_a_broken_implementation_is_caught_with_a_runnable_minimal_scenario",
+              "tests/test_differential.py::test_browse_mark_machine_catches_marks_that_never_lapse",
+              "tests/test_differential.py::test_cluster_machine_catches_priority_evaluated_before_channel_state")
+
+
+@dataclass
+class Mutant:
+    """One mutant to run: its adapter name, kind, the clause it breaks and that clause's area."""
+
+    name: str
+    kind: str
+    clause: str
+    area: str
+
+
+@dataclass
+class Verdict:
+    """What became of one mutant: killed (by which scenario or test) or survived (with the reason)."""
+
+    name: str
+    kind: str
+    clause: str
+    area: str
+    killed: bool
+    by: str = ""
+    reason: str = ""
+    seconds: float = 0.0
+
+
+def table_clause(name: str) -> str:
+    """The row or rule id a table mutant changes."""
+    rest = name[len(PREFIX):]
+    kind, _, tail = rest.partition(":")
+    if kind == "rule-removed":
+        return tail
+    return tail.split(":", 1)[0]
+
+
+def all_mutants() -> list[Mutant]:
+    """Every table mutant, then every semantic mutant."""
+    found = []
+    for name in table_mutant_names():
+        clause = table_clause(name)
+        found.append(Mutant(name, TABLE, clause, clause.split(".")[0]))
+    for name, mutant in SEMANTIC_MUTANTS.items():
+        found.append(Mutant(PREFIX + name, SEMANTIC, mutant.clause, mutant.area))
+    return found
+
+
+def ordered_for(clause: str, scenarios: Sequence[Scenario]) -> list[Scenario]:
+    """The scenarios citing ``clause`` first, then those citing a clause of the same table or topic, then the rest."""
+    family = clause.rsplit(".", 1)[0]
+
+    def rank(scenario: Scenario) -> int:
+        cited = scenario.clause_ids()
+        if clause in cited:
+            return 0
+        return 1 if any(c.startswith(family) for c in cited) else 2
+    return sorted(scenarios, key=rank)
+
+
+def by_scenarios(mutant: Mutant, scenarios: Sequence[Scenario]) -> str | None:
+    """The id of the first scenario the mutant fails, or None."""
+    adapter = load_mutant(mutant.name)
+    for scenario in ordered_for(mutant.clause, scenarios):
+        result = run_scenario(scenario, adapter)
+        if result.status in (FAILED, ERROR):
+            return f"scenario {scenario.id}"
+    return None
+
+
+def by_tests(mutant: Mutant, profile: str) -> tuple[bool | None, str]:
+    """Run the table tests and state machines on the mutant: (killed, the first failing test); killed is None
+    when pytest could not run."""
+    repo = fixtures.ROOT.parent
+    files = [f for f in STRENGTH_TESTS if (repo / f.split("::")[0]).exists()]
+    command = [sys.executable, "-m", "pytest", *files, "--adapter", mutant.name, "--mq-profile", profile,
+               "-x", "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts=", "-rf",
+               *[arg for test in SELF_TESTS for arg in ("--deselect", test)]]
+    done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=1800)
+    if done.returncode == 0:
+        return False, ""
+    if done.returncode == 1:
+        failed = [line.split(" ", 2)[1] for line in done.stdout.splitlines() if line.startswith("FAILED ")]
+        return True, f"test {failed[0] if failed else '(pytest failed)'}"
+    return None, f"pytest exit status {done.returncode}: {(done.stdout + done.stderr).strip().splitlines()[-1:]}"
+
+
+def judge(mutant: Mutant, scenarios: Sequence[Scenario], profile: str, tests: bool) -> Verdict:
+    """Run the suite against one mutant."""
+    start = time.monotonic()
+    verdict = Verdict(mutant.name, mutant.kind, mutant.clause, mutant.area, False)
+    try:
+        killer = by_scenarios(mutant, scenarios)
+    except Exception as exc:  # noqa: BLE001 - a mutant that cannot even be built is reported, not raised
+        killer = None
+        verdict.reason = f"could not run: {type(exc).__name__}: {exc}"
+    if killer is None and tests and not verdict.reason:
+        killed, by = by_tests(mutant, profile)
+        if killed is None:
+            verdict.reason = by
+        elif killed:
+            killer = by
+    if killer is not None:
+        verdict.killed, verdict.by = True, killer
+    elif not verdict.reason:
+        rest = mutant.name[len(PREFIX):]
+        verdict.reason = ("equivalent: " + EQUIVALENT[rest]) if rest in EQUIVALENT else \
+            "gap: no scenario" + ("" if not tests else ", table test or state machine") + " tells it from the model"
+    verdict.seconds = round(time.monotonic() - start, 2)
+    return verdict
+
+
+_SCENARIOS: list[Scenario] = []
+
+
+def _init(paths: Sequence[Path]) -> None:
+    _SCENARIOS[:] = [load_scenario(path) for path in scenario_files(paths)]
+
+
+def _judge(job: tuple[Mutant, str, bool]) -> Verdict:
+    return judge(job[0], _SCENARIOS, job[1], job[2])
+
+
+def summarise(verdicts: Sequence[Verdict]) -> dict:
+    """Kill rates per kind and per area, and whether the targets are met."""
+    def rate(group: Sequence[Verdict]) -> dict:
+        killed = sum(v.killed for v in group)
+        equivalent = sum(1 for v in group if not v.killed and v.reason.startswith("equivalent"))
+        total = len(group)
+        return {"total": total, "killed": killed, "equivalent": equivalent, "survived": total - killed,
+                "kill_rate": round(killed / total, 4) if total else 1.0,
+                "kill_rate_non_equivalent": round(killed / (total - equivalent), 4) if total - equivalent else 1.0}
+    kinds = {kind: rate([v for v in verdicts if v.kind == kind]) for kind in (TABLE, SEMANTIC)}
+    areas: dict[str, dict] = {}
+    for kind in (TABLE, SEMANTIC):
+        for area in sorted({v.area for v in verdicts if v.kind == kind}):
+            areas.setdefault(area, {})[kind] = rate([v for v in verdicts if v.kind == kind and v.area == area])
+    met = kinds[TABLE]["kill_rate_non_equivalent"] >= TABLE_TARGET and \
+        kinds[SEMANTIC]["kill_rate"] >= SEMANTIC_TARGET
+    return {"kinds": kinds, "areas": areas, "targets": {"table_non_equivalent": TABLE_TARGET,
+                                                        "semantic": SEMANTIC_TARGET, "met": met}}
+
+
+def render_markdown(report: dict) -> str:
+    """strength.md: the kill rates and the survivors, for a person."""
+    lines = ["# Suite strength (mutation score)", "",
+             f"Profile `{report['profile']}`, {report['seconds']:.0f} s, "
+             f"targets {'met' if report['summary']['targets']['met'] else 'NOT met'}.", "",
+             "| kind | mutants | killed | equivalent | kill rate | non-equivalent kill rate |",
+             "|---|---|---|---|---|---|"]
+    for kind, r in report["summary"]["kinds"].items():
+        lines.append(f"| {kind} | {r['total']} | {r['killed']} | {r['equivalent']} | {r['kill_rate']:.1%} | "
+                     f"{r['kill_rate_non_equivalent']:.1%} |")
+    lines += ["", "## Per area", "", "| area | kind | mutants | killed | kill rate |", "|---|---|---|---|---|"]
+    for area, kinds in report["summary"]["areas"].items():
+        for kind, r in kinds.items():
+            lines.append(f"| {area} | {kind} | {r['total']} | {r['killed']} | {r['kill_rate']:.1%} |")
+    survivors = [v for v in report["mutants"] if not v["killed"]]
+    lines += ["", f"## Survivors ({len(survivors)})", ""]
+    for v in survivors:
+        lines.append(f"- `{v['name']}` ({v['kind']}, clause `{v['clause']}`): {v['reason']}")
+    if not survivors:
+        lines.append("None.")
+    return "\n".join(lines) + "\n"
+
+
+def run_strength(output: Path, profile: str = "quick", jobs: int = 2, only: str | None = None,
+                 tests: bool = True, scenario_paths: Sequence[Path] | None = None) -> tuple[int, dict]:
+    """Run every mutant (or those whose name contains ``only``) through the suite with ``jobs`` processes;
+    write strength.json and strength.md under ``output``. Returns (exit status, report)."""
+    paths = list(scenario_paths or [fixtures.SCENARIOS])
+    mutants = [m for m in all_mutants() if only is None or only in m.name]
+    output.mkdir(parents=True, exist_ok=True)
+    start = time.monotonic()
+    verdicts: list[Verdict] = []
+    jobs_list = [(m, profile, tests) for m in mutants]
+    print(f"strength: {len(mutants)} mutants ({sum(m.kind == TABLE for m in mutants)} table, "
+          f"{sum(m.kind == SEMANTIC for m in mutants)} semantic), {jobs} processes", flush=True)
+    if jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(jobs, initializer=_init, initargs=(paths,)) as pool:
+            for verdict in pool.imap_unordered(_judge, jobs_list):
+                verdicts.append(verdict)
+                _progress(len(verdicts), len(mutants), verdict)
+    else:
+        _init(paths)
+        for job in jobs_list:
+            verdicts.append(_judge(job))
+            _progress(len(verdicts), len(mutants), verdicts[-1])
+    order = {m.name: i for i, m in enumerate(mutants)}
+    verdicts.sort(key=lambda v: order[v.name])
+    report = {"profile": profile, "seconds": round(time.monotonic() - start, 1), "tests": tests,
+              "summary": summarise(verdicts), "mutants": [asdict(v) for v in verdicts]}
+    (output / "strength.json").write_text(json.dumps(report, indent=2) + "\n")
+    (output / "strength.md").write_text(render_markdown(report))
+    for kind, r in report["summary"]["kinds"].items():
+        print(f"{kind} mutants: {r['killed']}/{r['total']} killed ({r['kill_rate']:.1%}), {r['equivalent']} equivalent")
+    for v in verdicts:
+        if not v.killed:
+            print(f"SURVIVED {v.name}: {v.reason}")
+    print(f"strength: {output / 'strength.json'}\nsummary: {output / 'strength.md'}")
+    return (0 if report["summary"]["targets"]["met"] else 1), report
+
+
+def _progress(done: int, total: int, verdict: Verdict) -> None:
+    state = f"killed by {verdict.by}" if verdict.killed else "SURVIVED"
+    print(f"[{done}/{total}] {verdict.name}: {state} ({verdict.seconds}s)", flush=True)

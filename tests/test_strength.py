@@ -1,0 +1,92 @@
+"""The suite-strength runner (conformance/strength.py) on a handful of mutants, scenarios only (fast). That every
+mutant loads and is killed or explained is what ``mqconf strength`` measures, not this test."""
+
+from __future__ import annotations
+
+import json
+
+import fixtures
+from adapters.mutants import EQUIVALENT, PREFIX, SEMANTIC_MUTANTS, load_mutant
+from conformance.clauses import load_registry
+from conformance.cli import build_parser
+from conformance.scenario import load_scenario, scenario_files
+from conformance.strength import (SEMANTIC, TABLE, Mutant, all_mutants, judge, ordered_for, render_markdown,
+                                  run_strength, summarise, table_clause)
+
+SCENARIOS = [load_scenario(path) for path in scenario_files([fixtures.SCENARIOS])]
+
+
+def test_mutants_are_listed_with_their_clause_and_area():
+    mutants = all_mutants()
+    kinds = {m.kind for m in mutants}
+    assert kinds == {TABLE, SEMANTIC}
+    assert sum(m.kind == SEMANTIC for m in mutants) >= 30
+    registry = load_registry()
+    assert all(m.clause in registry for m in mutants), [m.clause for m in mutants if m.clause not in registry]
+    assert table_clause("mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE") == "put.logical-order.table1.row5"
+    assert table_clause("mutant:rule-removed:open.options.one-input") == "open.options.one-input"
+    assert len({m.area for m in mutants if m.kind == SEMANTIC}) >= 8
+
+
+def test_equivalent_mutants_name_real_mutants():
+    names = {m.name[len(PREFIX):] for m in all_mutants()}
+    assert set(EQUIVALENT) <= names
+
+
+def test_scenarios_citing_the_clause_run_first():
+    ordered = ordered_for("browse-mark.coop-mark-lapses", SCENARIOS)
+    assert "browse-mark.coop-mark-lapses" in ordered[0].clause_ids()
+
+
+def test_a_table_mutant_and_a_model_mutant_are_killed_by_scenarios():
+    table = Mutant("mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE", TABLE,
+                   "put.logical-order.table1.row5", "put")
+    verdict = judge(table, SCENARIOS, "quick", tests=False)
+    assert verdict.killed and verdict.by.startswith("scenario ")
+    model = Mutant("mutant:mqback-keeps-group-position", SEMANTIC, "uow.backout.restores-group-position", "uow")
+    verdict = judge(model, SCENARIOS, "quick", tests=False)
+    assert verdict.killed and "uow" in verdict.by
+
+
+def test_an_equivalent_survivor_is_reported_with_its_argument():
+    name = "mutant:rule-removed:open.options.access-required"
+    verdict = judge(Mutant(name, TABLE, "open.options.access-required", "open"), SCENARIOS, "quick", tests=False)
+    assert not verdict.killed and verdict.reason.startswith("equivalent: ")
+
+
+def test_model_mutants_are_values_not_patches():
+    """Building a mutant leaves the model alone: a fresh reference adapter still has the documented behaviour."""
+    from adapters.reference import ReferenceAdapter
+
+    mutant = load_mutant("mutant:segmentation-on-8-byte-boundaries")
+    assert mutant.qm.segment_boundary == 8 and type(mutant.qm).__name__ == "EightByteSegments"
+    assert ReferenceAdapter().qm.segment_boundary == 16
+    assert all(m.build() is not None for m in list(SEMANTIC_MUTANTS.values())[:3])
+
+
+def test_run_strength_writes_json_and_markdown(tmp_path, capsys):
+    status, report = run_strength(tmp_path, jobs=1, only="table4.row1:MsgSeqNumber", tests=False)
+    data = json.loads((tmp_path / "strength.json").read_text())
+    assert data["summary"]["kinds"][TABLE]["total"] == 2
+    survivors = [m for m in data["mutants"] if not m["killed"]]
+    assert [m["name"] for m in survivors] == ["mutant:table:get.logical-order.table4.row1:MsgSeqNumber=previous"]
+    assert "equivalent" in (tmp_path / "strength.md").read_text()
+    assert status == 0  # the one survivor is equivalent
+    assert "SURVIVED" in capsys.readouterr().out
+
+
+def test_summary_and_markdown_name_the_survivors():
+    from conformance.strength import Verdict
+
+    verdicts = [Verdict("mutant:a", SEMANTIC, "uow.x", "uow", True, by="scenario s"),
+                Verdict("mutant:b", SEMANTIC, "uow.y", "uow", False, reason="gap: nothing")]
+    summary = summarise(verdicts)
+    assert summary["areas"]["uow"][SEMANTIC]["kill_rate"] == 0.5 and not summary["targets"]["met"]
+    text = render_markdown({"profile": "quick", "seconds": 1, "summary": summary,
+                            "mutants": [v.__dict__ for v in verdicts]})
+    assert "`mutant:b`" in text and "gap: nothing" in text
+
+
+def test_cli_has_a_strength_command():
+    args = build_parser().parse_args(["strength", "--profile", "thorough", "--only", "x", "--no-tests"])
+    assert args.command == "strength" and args.profile == "thorough" and args.no_tests
