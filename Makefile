@@ -49,4 +49,5 @@ clean:
 # Campaign throughput: in process, Spark local[1] and local[2] on the same sequences, and their ratios.
 .PHONY: bench
 bench: install
+	$(VENV_PY) benchmarks/model.py
 	$(VENV_PY) benchmarks/campaign.py
