@@ -11,9 +11,10 @@ import itertools
 
 import pytest
 
-from reference.calls import Call, Outcome
+from reference.calls import Outcome
 from reference.constants import VALUES
 from reference.tables import EITHER, default_spec
+from tests_support import Session
 
 SPEC = default_spec()
 TABLE1 = SPEC["put.logical-order.table1"]
@@ -23,23 +24,6 @@ NONE_HEX = "MQGI_NONE"
 FIELD_GROUP = "FIELD-GROUP"
 FIELD_SEQ, FIELD_OFFSET = 7, 100
 SETUP_DATA = "12345"  # the previous segment's length is 5
-
-
-class Session:
-    """Calls on an adapter, failing the test on an executor error."""
-
-    def __init__(self, adapter):
-        self.adapter = adapter
-
-    def __call__(self, op: str, **args) -> Outcome:
-        outcome = self.adapter.execute(Call(op, args))
-        assert outcome.error is None, f"{op} {args}: {outcome.error}"
-        return outcome
-
-    def ok(self, op: str, **args) -> Outcome:
-        outcome = self(op, **args)
-        assert outcome.CompCode == "MQCC_OK", f"{op} {args}: {outcome.CompCode} {outcome.Reason}"
-        return outcome
 
 
 def _open(session: Session, options=("MQOO_OUTPUT", "MQOO_INPUT_SHARED")) -> None:
