@@ -106,20 +106,22 @@ def cost_per_get(depth: int, kind: str, gets: int = 2000) -> float:
         qm.put(hconn, hobj, md, MQPMO(), b"payload")
         return key
 
-    keys = collections.deque(put() for _ in range(depth))
+    keys = [put() for _ in range(depth)]  # the order they were put in, which is the queue's order
     start = time.perf_counter()
-    for _ in range(gets):
-        key = keys[len(keys) // 2]  # a message in the middle of the queue
+    for n in range(gets):
+        index = (n * 7919) % len(keys) if kind != "logical" else 0  # spread over the queue, O(1) bookkeeping
+        key = keys[index]
         if kind == "correl":
             md, gmo = MQMD(Version=2, CorrelId=key), MQGMO(Version=2, MatchOptions=MATCH_CORREL)
         elif kind == "group":
             md, gmo = MQMD(Version=2, GroupId=key), MQGMO(Version=2, MatchOptions=MATCH_GROUP)
         else:  # logical order: the first group start in the queue
             md, gmo = MQMD(Version=2), MQGMO(Version=2, Options=GMO_LOGICAL, MatchOptions=0)
-            key = keys[0]
         result = qm.get(hconn, hobj, md, gmo)
         assert result.comp_code == 0, result
-        keys.remove(key)
+        if kind != "logical":  # a logical-order get takes the first group start; nothing to forget
+            keys[index] = keys[-1]
+            keys.pop()
         keys.append(put())
     return (time.perf_counter() - start) / gets * 1e6
 

@@ -121,11 +121,12 @@ class LocalQueue:
 
     def in_delivery_order(self) -> Iterator[StoredMessage]:
         """Every message, in the order a destructive get without selection would meet them."""
+        # No copies: callers stop iterating before they change the queue.
         if self.definition.MsgDeliverySequence == MQMDS_FIFO:
-            yield from list(self.messages.values())
+            yield from self.messages.values()
             return
         for level in reversed(self.levels):
-            yield from list(level.values())
+            yield from level.values()
 
     def candidates(self, keys: dict[str, bytes]) -> Iterator[StoredMessage]:
         """Messages whose indexed fields equal ``keys``, in delivery order (all messages when ``keys`` is empty)."""

@@ -57,12 +57,18 @@ class MQMD:
     OriginalLength: int = -1  # MQOL_UNDEFINED
 
     def copy(self) -> MQMD:
-        """An independent copy (the model never shares a caller's descriptor)."""
-        # Positional construction from the slots: several times faster than dataclasses.replace.
-        return MQMD(*[getattr(self, name) for name in _MD_FIELDS])
+        """An independent copy (the model never shares a caller's descriptor).
 
-
-_MD_FIELDS = tuple(f.name for f in dataclasses.fields(MQMD))
+        Spelled out field by field: the model copies a descriptor on every put and get, and this is several
+        times faster than dataclasses.replace or copy.copy.
+        """
+        return MQMD(
+            self.Version, self.Report, self.MsgType, self.Expiry, self.Feedback, self.Encoding,
+            self.CodedCharSetId, self.Format, self.Priority, self.Persistence, self.MsgId, self.CorrelId,
+            self.BackoutCount, self.ReplyToQ, self.ReplyToQMgr, self.UserIdentifier, self.AccountingToken,
+            self.PutApplName, self.PutDate, self.PutTime, self.GroupId, self.MsgSeqNumber, self.Offset,
+            self.MsgFlags, self.OriginalLength,
+        )
 
 
 @dataclass(slots=True)
