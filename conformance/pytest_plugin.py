@@ -8,11 +8,13 @@ installed (registered through the ``pytest11`` entry point).
 - ``@pytest.mark.clause(...)``: the rules a test pins; they become JUnit properties and Allure labels.
 - ``--expectations FILE``: an implementation's own list of expected failures (YAML, kept with the
   implementation); each becomes a strict xfail, so an expected failure that passes is reported (a ratchet).
-- ``--mq-profile quick|thorough``: Hypothesis settings for the state machines and fuzzers.
+- ``--mq-profile quick|thorough``: Hypothesis settings for the state machines and fuzzers (thorough: 10,000
+  fuzzed inputs for the scenario loader and the JSON-lines reader).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +44,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "clause(*ids): rule ids from fixtures/clauses.yaml this test pins")
     config.addinivalue_line("markers", "capability(*names): the adapter must claim these for the test to run")
-    settings.load_profile(config.getoption("--mq-profile"))
+    profile = config.getoption("--mq-profile")
+    settings.load_profile(profile)
+    if profile == "thorough":
+        # The fuzzers of the scenario loader and the JSON-lines reader read this when their modules load.
+        os.environ.setdefault("MQCONF_FUZZ_EXAMPLES", "10000")
     name = config.getoption("--adapter")
     try:
         probe = load(name)
