@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from . import browse_mark
 from .constants import VALUES
 from .handles import Connection, ObjectHandle
+from .open import OO_INPUT
 from .options import unknown_bits
 from .put import check_consistency
 from .result import Result, failure
@@ -18,7 +19,6 @@ from .result import Result, failure
 if TYPE_CHECKING:
     from .qmgr import QueueManager
 
-OO_INPUT = VALUES["MQOO_INPUT_AS_Q_DEF"] | VALUES["MQOO_INPUT_SHARED"] | VALUES["MQOO_INPUT_EXCLUSIVE"]
 
 
 def close_queue(qm: QueueManager, conn: Connection, handle: ObjectHandle, options: int) -> Result:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import browse_mark, segmentation
-from .constants import VALUES
+from . import browse_mark, msgflags, segmentation
+from .constants import VALUES, name_of
 from .errors import NotModelled
 from .handles import Connection, GroupPosition, ObjectHandle
+from .msgflags import group_status, segment_status, segmentation_status
+from .open import OO_INPUT
 from .options import first_broken, unknown_bits
 from .queue import GET_PENDING, VISIBLE, LocalQueue, StoredMessage
 from .result import MQCC_FAILED, MQCC_OK, MQCC_WARNING, Result, failure
@@ -24,7 +26,6 @@ if TYPE_CHECKING:
 
 GMO = {name: VALUES[name] for name in VALUES if name.startswith("MQGMO_")}
 MO = {name: VALUES[name] for name in VALUES if name.startswith("MQMO_")}
-OO_INPUT = VALUES["MQOO_INPUT_AS_Q_DEF"] | VALUES["MQOO_INPUT_SHARED"] | VALUES["MQOO_INPUT_EXCLUSIVE"]
 OO_BROWSE = VALUES["MQOO_BROWSE"]
 MQWI_UNLIMITED = VALUES["MQWI_UNLIMITED"]
 MQPER_PERSISTENT = VALUES["MQPER_PERSISTENT"]
@@ -38,35 +39,7 @@ CO_OP_OPTIONS = GMO["MQGMO_MARK_BROWSE_CO_OP"] | GMO["MQGMO_UNMARK_BROWSE_CO_OP"
 OO_CO_OP = VALUES["MQOO_CO_OP"]
 MATCH_NEEDING_MD2 = MO["MQMO_MATCH_GROUP_ID"] | MO["MQMO_MATCH_MSG_SEQ_NUMBER"] | MO["MQMO_MATCH_OFFSET"]
 
-MF_SEGMENTATION_ALLOWED = VALUES["MQMF_SEGMENTATION_ALLOWED"]
-MF_SEGMENT = VALUES["MQMF_SEGMENT"]
-MF_LAST_SEGMENT = VALUES["MQMF_LAST_SEGMENT"]
-MF_MSG_IN_GROUP = VALUES["MQMF_MSG_IN_GROUP"]
-MF_LAST_MSG_IN_GROUP = VALUES["MQMF_LAST_MSG_IN_GROUP"]
-GROUPED = MF_MSG_IN_GROUP | MF_LAST_MSG_IN_GROUP | MF_SEGMENT | MF_LAST_SEGMENT
-
-
-def group_status(flags: int) -> int:
-    """MQGMO.GroupStatus for a message's MsgFlags (get.status.group-and-segment)."""
-    if flags & MF_LAST_MSG_IN_GROUP:
-        return VALUES["MQGS_LAST_MSG_IN_GROUP"]
-    if flags & MF_MSG_IN_GROUP:
-        return VALUES["MQGS_MSG_IN_GROUP"]
-    return VALUES["MQGS_NOT_IN_GROUP"]
-
-
-def segment_status(flags: int) -> int:
-    """MQGMO.SegmentStatus for a message's MsgFlags (get.status.group-and-segment)."""
-    if flags & MF_LAST_SEGMENT:
-        return VALUES["MQSS_LAST_SEGMENT"]
-    if flags & MF_SEGMENT:
-        return VALUES["MQSS_SEGMENT"]
-    return VALUES["MQSS_NOT_A_SEGMENT"]
-
-
-def segmentation_status(flags: int) -> int:
-    """MQGMO.Segmentation for a message's MsgFlags (get.status.group-and-segment)."""
-    return VALUES["MQSEG_ALLOWED"] if flags & MF_SEGMENTATION_ALLOWED else VALUES["MQSEG_INHIBITED"]
+GROUPED = msgflags.ANY_GROUP | msgflags.ANY_SEGMENT
 
 
 def selection(md: MQMD, match: int) -> tuple[dict[str, bytes], dict[str, int]]:
@@ -104,13 +77,13 @@ def _available(queue: LocalQueue, message: StoredMessage, options: int, clauses:
     Clauses: get.all-msgs-available.complete, get.all-segments-available.complete, get.complete-msg.only-whole.
     """
     flags = message.md.MsgFlags
-    if options & GMO["MQGMO_ALL_MSGS_AVAILABLE"] and flags & (MF_MSG_IN_GROUP | MF_LAST_MSG_IN_GROUP):
+    if options & GMO["MQGMO_ALL_MSGS_AVAILABLE"] and flags & msgflags.ANY_GROUP:
         if not segmentation.group_complete(queue, message.md.GroupId):
             clauses.append("get.all-msgs-available.complete")
             return False
     # MQGMO_ALL_MSGS_AVAILABLE implies MQGMO_ALL_SEGMENTS_AVAILABLE (get.all-msgs-available.implies-all-segments).
     whole = GMO["MQGMO_ALL_SEGMENTS_AVAILABLE"] | GMO["MQGMO_COMPLETE_MSG"] | GMO["MQGMO_ALL_MSGS_AVAILABLE"]
-    if flags & MF_SEGMENT and options & whole:
+    if flags & msgflags.SEGMENT and options & whole:
         start = message if message.md.Offset == 0 else None
         if options & GMO["MQGMO_COMPLETE_MSG"] and start is None:
             return False  # only the first segment stands for a whole logical message
@@ -273,8 +246,8 @@ def get(
         clauses.append("get.browse.under-cursor-ignores-match-options")
     elif logical:
         row = qm.spec[TABLE4].lookup(
-            previous_group_status=_status_name(group_status(position.flags), "MQGS"),
-            previous_segment_status=_status_name(segment_status(position.flags), "MQSS"),
+            previous_group_status=name_of(group_status(position.flags), "MQGS"),
+            previous_segment_status=name_of(segment_status(position.flags), "MQSS"),
         )
         clauses.append(row.id)
         # The row says which MsgSeqNumber and Offset the next message must have, whether it continues a group
@@ -319,7 +292,7 @@ def get(
                        else "get.order.fifo")
 
     pieces = [message]
-    if complete and message.md.MsgFlags & MF_SEGMENT:
+    if complete and message.md.MsgFlags & msgflags.SEGMENT:
         pieces = segmentation.logical_message(queue, message)
         if pieces is None:
             return _no_message(qm, gmo, clauses + ["get.complete-msg.only-whole"])
@@ -366,9 +339,9 @@ def get(
 
     # -- take the message, move the cursor, remember the position ------------------------------------------
     out = message.md.copy()
-    if len(pieces) > 1 or complete and message.md.MsgFlags & MF_SEGMENT:
+    if len(pieces) > 1 or complete and message.md.MsgFlags & msgflags.SEGMENT:
         # The reassembled message carries the first segment's descriptor, flagged as the only segment.
-        out.MsgFlags |= MF_SEGMENT | MF_LAST_SEGMENT
+        out.MsgFlags |= msgflags.ANY_SEGMENT
     if remove:
         if syncpoint:
             uow = qm.unit_of_work(conn)
@@ -405,7 +378,7 @@ def get(
     gmo_out = MQGMO(Version=gmo.Version, Options=gmo.Options, WaitInterval=gmo.WaitInterval,
                     ResolvedQName=queue.definition.name, MatchOptions=gmo.MatchOptions)
     if gmo.Version >= MQGMO_VERSION_2:
-        flags = message.md.MsgFlags | (out.MsgFlags & (MF_SEGMENT | MF_LAST_SEGMENT) if len(pieces) > 1 else 0)
+        flags = message.md.MsgFlags | (out.MsgFlags & msgflags.ANY_SEGMENT if len(pieces) > 1 else 0)
         gmo_out.GroupStatus, gmo_out.SegmentStatus = group_status(flags), segment_status(flags)
         gmo_out.Segmentation = segmentation_status(flags)
         clauses.append("get.status.group-and-segment")
@@ -413,12 +386,6 @@ def get(
         gmo_out.ReturnedLength = len(returned)
         gmo_out.MsgToken = message.token  # browse-mark.msg-token-returned
     return Result(comp_code, VALUES[reason], clauses, md=out, gmo=gmo_out, data=returned, data_length=len(data))
-
-
-def _status_name(value: int, family: str) -> str:
-    from .constants import name_of
-
-    return name_of(value, family)
 
 
 def _inapplicable_mismatch(md: MQMD, match: int, group_id: bytes, seq: int, offset: int,

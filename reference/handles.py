@@ -9,13 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .constants import VALUES
+from .msgflags import GroupFlags
 from .structures import NONE_ID
-
-MF_SEGMENT = VALUES["MQMF_SEGMENT"]
-MF_LAST_SEGMENT = VALUES["MQMF_LAST_SEGMENT"]
-MF_MSG_IN_GROUP = VALUES["MQMF_MSG_IN_GROUP"]
-MF_LAST_MSG_IN_GROUP = VALUES["MQMF_LAST_MSG_IN_GROUP"]
 
 
 @dataclass(slots=True)
@@ -52,19 +47,15 @@ class GroupPosition:
         setting the rest must repeat (put.logical-order.restart-in-middle, get.logical-order.uow-consistency).
         A group ends with a message that is last in the group and not a non-last segment.
         """
-        flags = md.MsgFlags
-        in_group = bool(flags & (MF_MSG_IN_GROUP | MF_LAST_MSG_IN_GROUP))
-        last_in_group = bool(flags & MF_LAST_MSG_IN_GROUP)
-        segment = bool(flags & (MF_SEGMENT | MF_LAST_SEGMENT))
-        last_segment = bool(flags & MF_LAST_SEGMENT)
+        flags = GroupFlags.of(md.MsgFlags)
         if not logical or not self.unterminated:
             self.persistence, self.in_syncpoint = persistence, syncpoint
         self.group_id, self.seq, self.offset, self.length = md.GroupId, md.MsgSeqNumber, md.Offset, length
-        self.current_group = in_group and not (last_in_group and (not segment or last_segment))
-        self.current_logical_message = segment and not last_segment
-        self.in_group, self.last_in_group = in_group, last_in_group
+        self.current_group = flags.in_group and not flags.ends_group
+        self.current_logical_message = flags.segment and not flags.last_segment
+        self.in_group, self.last_in_group = flags.in_group, flags.last_in_group
         self.logical_order = logical
-        self.flags = flags
+        self.flags = md.MsgFlags
 
 
 @dataclass(slots=True)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .constants import VALUES
-from . import segmentation
+from . import msgflags, segmentation
 from .handles import Connection, GroupPosition, ObjectHandle
+from .msgflags import GroupFlags
 from .options import first_broken, unknown_bits
 from .queue import MAX_PRIORITY, PUT_PENDING, LocalQueue, StoredMessage
 from .result import MQCC_FAILED, MQCC_OK, MQCC_WARNING, Result, failure
@@ -25,15 +26,6 @@ PMO_SYNCPOINT = VALUES["MQPMO_SYNCPOINT"]
 PMO_LOGICAL_ORDER = VALUES["MQPMO_LOGICAL_ORDER"]
 PMO_NEW_MSG_ID = VALUES["MQPMO_NEW_MSG_ID"]
 PMO_NEW_CORREL_ID = VALUES["MQPMO_NEW_CORREL_ID"]
-
-MF_SEGMENTATION_ALLOWED = VALUES["MQMF_SEGMENTATION_ALLOWED"]
-MF_SEGMENT = VALUES["MQMF_SEGMENT"]
-MF_LAST_SEGMENT = VALUES["MQMF_LAST_SEGMENT"]
-MF_MSG_IN_GROUP = VALUES["MQMF_MSG_IN_GROUP"]
-MF_LAST_MSG_IN_GROUP = VALUES["MQMF_LAST_MSG_IN_GROUP"]
-MF_KNOWN = MF_SEGMENTATION_ALLOWED | MF_SEGMENT | MF_LAST_SEGMENT | MF_MSG_IN_GROUP | MF_LAST_MSG_IN_GROUP
-# Flags outside these masks are accepted and ignored (MQMF_ACCEPT_UNSUP_MASK); within them, unknown ones are not.
-MF_MUST_BE_KNOWN = VALUES["MQMF_REJECT_UNSUP_MASK"] | VALUES["MQMF_ACCEPT_UNSUP_IF_XMIT_MASK"]
 
 MQPER_NOT_PERSISTENT = VALUES["MQPER_NOT_PERSISTENT"]
 MQPER_PERSISTENT = VALUES["MQPER_PERSISTENT"]
@@ -66,30 +58,6 @@ def resolve_persistence(md: MQMD, queue: LocalQueue) -> int | None:
     if md.Persistence in (MQPER_NOT_PERSISTENT, MQPER_PERSISTENT):
         return md.Persistence
     return None
-
-
-def _group_flags(flags: int) -> tuple[bool, bool, bool, bool, bool]:
-    return (
-        bool(flags & (MF_MSG_IN_GROUP | MF_LAST_MSG_IN_GROUP)),
-        bool(flags & MF_LAST_MSG_IN_GROUP),
-        bool(flags & (MF_SEGMENT | MF_LAST_SEGMENT)),
-        bool(flags & MF_LAST_SEGMENT),
-        bool(flags & MF_SEGMENTATION_ALLOWED),
-    )
-
-
-def stored_flags(flags: int, clauses: list[str]) -> int:
-    """MsgFlags of the stored copy: LAST_MSG_IN_GROUP implies MSG_IN_GROUP, LAST_SEGMENT implies SEGMENT.
-
-    Clauses: msgflags.last-msg-in-group-implies-msg-in-group, msgflags.last-segment-implies-segment.
-    """
-    if flags & MF_LAST_MSG_IN_GROUP and not flags & MF_MSG_IN_GROUP:
-        flags |= MF_MSG_IN_GROUP
-        clauses.append("msgflags.last-msg-in-group-implies-msg-in-group")
-    if flags & MF_LAST_SEGMENT and not flags & MF_SEGMENT:
-        flags |= MF_SEGMENT
-        clauses.append("msgflags.last-segment-implies-segment")
-    return flags
 
 
 def check_consistency(qm: QueueManager, position: GroupPosition, facts: dict, call: str) -> tuple[int, str, list[str]]:
@@ -159,9 +127,9 @@ def put(
     group_id_field = md.GroupId if version2 else NONE_ID
     seq_field = md.MsgSeqNumber if version2 else 1
     offset_field = md.Offset if version2 else 0
-    if flags & MF_MUST_BE_KNOWN & ~MF_KNOWN:
+    if flags & msgflags.MUST_BE_KNOWN & ~msgflags.KNOWN:
         return failure("MQRC_MSG_FLAGS_ERROR", "msgflags.unknown-flag")
-    in_group, last_in_group, segment, last_segment, segmentation_allowed = _group_flags(flags)
+    in_group, last_in_group, segment, last_segment, segmentation_allowed = GroupFlags.of(flags)
     if segment and not last_segment and not data:
         return failure("MQRC_SEGMENT_LENGTH_ZERO", "msgflags.segment-length-zero")
 
@@ -258,7 +226,7 @@ def put(
     stored.Version = MQMD_VERSION_2
     stored.MsgId, stored.CorrelId, stored.GroupId = msg_id, correl_id, group_id
     stored.MsgSeqNumber, stored.Offset = seq, offset
-    stored.MsgFlags = stored_flags(flags, clauses)
+    stored.MsgFlags = msgflags.stored_flags(flags, clauses)
     stored.Persistence, stored.Priority = persistence, priority
     stored.PutDate, stored.PutTime = put_date, put_time
     stored.BackoutCount = 0
@@ -313,13 +281,13 @@ def _segments(stored: MQMD, pieces: list[bytes], clauses: list[str]) -> list[tup
     if len(pieces) == 1:
         return [(stored, pieces[0])]
     clauses.extend(["segmentation.flags-on-stored-copies", "segmentation.msgid-shared"])
-    ends_logical_message = not (stored.MsgFlags & MF_SEGMENT) or bool(stored.MsgFlags & MF_LAST_SEGMENT)
+    ends_logical_message = not (stored.MsgFlags & msgflags.SEGMENT) or bool(stored.MsgFlags & msgflags.LAST_SEGMENT)
     result, offset = [], stored.Offset
     for index, piece in enumerate(pieces):
         md = stored.copy()
-        md.MsgFlags = (md.MsgFlags & ~MF_LAST_SEGMENT) | MF_SEGMENT
+        md.MsgFlags = (md.MsgFlags & ~msgflags.LAST_SEGMENT) | msgflags.SEGMENT
         if index == len(pieces) - 1 and ends_logical_message:
-            md.MsgFlags |= MF_LAST_SEGMENT
+            md.MsgFlags |= msgflags.LAST_SEGMENT
         md.Offset = offset
         offset += len(piece)
         result.append((md, piece))

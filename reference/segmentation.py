@@ -9,14 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .constants import VALUES
+from .msgflags import LAST_MSG_IN_GROUP, LAST_SEGMENT, SEGMENT
 from .queue import VISIBLE, LocalQueue, StoredMessage
 
 SEGMENT_BOUNDARY = 16  # user formats and MQFMT_STRING are split on multiples of 16 bytes
-MF_SEGMENT = VALUES["MQMF_SEGMENT"]
-MF_LAST_SEGMENT = VALUES["MQMF_LAST_SEGMENT"]
-MF_MSG_IN_GROUP = VALUES["MQMF_MSG_IN_GROUP"]
-MF_LAST_MSG_IN_GROUP = VALUES["MQMF_LAST_MSG_IN_GROUP"]
 
 
 def split(data: bytes, limit: int, boundary: int = SEGMENT_BOUNDARY) -> list[bytes] | None:
@@ -33,7 +29,7 @@ def split(data: bytes, limit: int, boundary: int = SEGMENT_BOUNDARY) -> list[byt
 
 
 def is_segment(message: StoredMessage) -> bool:
-    return bool(message.md.MsgFlags & MF_SEGMENT)
+    return bool(message.md.MsgFlags & SEGMENT)
 
 
 def logical_message(queue: LocalQueue, first: StoredMessage) -> list[StoredMessage] | None:
@@ -51,7 +47,7 @@ def logical_message(queue: LocalQueue, first: StoredMessage) -> list[StoredMessa
     while offset in pieces:
         piece = pieces[offset]
         found.append(piece)
-        if piece.md.MsgFlags & MF_LAST_SEGMENT:
+        if piece.md.MsgFlags & LAST_SEGMENT:
             return found
         offset += len(piece.data)
         if not piece.data:
@@ -65,7 +61,7 @@ def group_complete(queue: LocalQueue, group_id: bytes) -> bool:
     Clause: get.all-msgs-available.complete.
     """
     members = list(_visible(queue.indexes["GroupId"].get(group_id, {}).values()))
-    lasts = [m.md.MsgSeqNumber for m in members if m.md.MsgFlags & MF_LAST_MSG_IN_GROUP]
+    lasts = [m.md.MsgSeqNumber for m in members if m.md.MsgFlags & LAST_MSG_IN_GROUP]
     if not lasts:
         return False
     starts = {m.md.MsgSeqNumber: m for m in members if m.md.Offset == 0}

@@ -21,6 +21,8 @@ from .. import put as put_module
 from ..constants import VALUES
 from ..errors import NotModelled
 from ..handles import Connection, ObjectHandle
+from ..msgflags import ANY_GROUP
+from ..open import OO_INPUT
 from ..options import first_broken, unknown_bits
 from ..qmgr import QueueManager
 from ..result import MQCC_FAILED, Result, failure
@@ -40,8 +42,7 @@ if TYPE_CHECKING:
     from .world import Cluster
 
 OO_OUTPUT = VALUES["MQOO_OUTPUT"]
-OO_READ = VALUES["MQOO_INPUT_AS_Q_DEF"] | VALUES["MQOO_INPUT_SHARED"] | VALUES["MQOO_INPUT_EXCLUSIVE"] | \
-    VALUES["MQOO_BROWSE"]
+OO_READ = OO_INPUT | VALUES["MQOO_BROWSE"]
 # What an open of a cluster queue without a local instance may ask for: output, its bind option, context options.
 OO_OUTPUT_ONLY = OO_OUTPUT | VALUES["MQOO_BIND_ON_OPEN"] | VALUES["MQOO_BIND_NOT_FIXED"] | VALUES["MQOO_BIND_ON_GROUP"] \
     | VALUES["MQOO_FAIL_IF_QUIESCING"] | VALUES["MQOO_PASS_IDENTITY_CONTEXT"] | VALUES["MQOO_PASS_ALL_CONTEXT"] \
@@ -51,10 +52,8 @@ OO_BIND = {
     VALUES["MQOO_BIND_NOT_FIXED"]: (BIND_NOT_FIXED, "cluster.bind.not-fixed"),
     VALUES["MQOO_BIND_ON_GROUP"]: (BIND_ON_GROUP, "cluster.bind.on-group"),
 }
-MODE_CLAUSE = {BIND_ON_OPEN: "cluster.bind.on-open", BIND_NOT_FIXED: "cluster.bind.not-fixed",
-               BIND_ON_GROUP: "cluster.bind.on-group"}
+MODE_CLAUSE = dict(OO_BIND.values())
 PMO_LOGICAL_ORDER = VALUES["MQPMO_LOGICAL_ORDER"]
-MF_GROUP = VALUES["MQMF_MSG_IN_GROUP"] | VALUES["MQMF_LAST_MSG_IN_GROUP"]
 
 
 def is_cluster_queue(cluster: Cluster, qm: QueueManager, od: MQOD) -> bool:
@@ -181,7 +180,7 @@ def put_cluster(cluster: Cluster, qm: QueueManager, hconn: int, hobj: int, bound
         pinned = "cluster.reallocation." + ("not-explicit-qmgr" if bound.explicit else "not-bound-on-open")
     else:
         flags = md.MsgFlags if md.Version >= MQMD_VERSION_2 else 0
-        in_group = bool(flags & MF_GROUP)
+        in_group = bool(flags & ANY_GROUP)
         logical = bool(pmo.Options & PMO_LOGICAL_ORDER)
         group_open = bound.group is not None and handle.put_position.current_group
         if bound.mode == BIND_ON_GROUP and group_open:
