@@ -25,6 +25,7 @@ from .report import (EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, 
                      write_reports)
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, reference_attribution, run_scenario
 from .scenario import load_scenario, scenario_files
+from .suite import ADAPTER_TESTS, NOT_SELF_CHECKS
 from .yamlsource import SourceError
 
 EXIT_OK, EXIT_FAILURES, EXIT_USAGE = 0, 1, 2
@@ -114,19 +115,13 @@ def run_scenarios(paths: Sequence[Path], adapter_name: str) -> int:
     return EXIT_FAILURES if counts[FAILED] or counts[ERROR] else EXIT_OK
 
 
-# The suite's tests that take an adapter (tests/test_scenarios.py repeats the scenarios a run already runs);
-# the two tests that check the state machines against mutants measure the suite, not the adapter.
-SUITE_TESTS = ("tests/test_tables.py", "tests/test_differential.py", "tests/test_logical_order_property.py",
-               "tests/test_dispatch_machine.py")
-SUITE_SELF_TESTS = ("tests/test_differential.py::test_a_broken_implementation_is_caught_with_a_runnable_minimal_scenario",
-                    "tests/test_differential.py::test_browse_mark_machine_catches_marks_that_never_lapse")
 
 
 def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path | None) -> tuple[int, int]:
     """Run the table tests and state machines on ``adapter_name`` in a pytest subprocess, with a progress line
     fed by ``tests.jsonl`` (written test by test); returns (tests run, tests failed)."""
     repo = fixtures.ROOT.parent
-    files = [f for f in SUITE_TESTS if (repo / f).exists()]
+    files = [f for f in ADAPTER_TESTS if (repo / f).exists()]
     if not files:
         print("tests: the suite's tests/ folder is not here (an installed copy); table tests and state machines skipped")
         return 0, 0
@@ -135,7 +130,7 @@ def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path 
     command = [sys.executable, "-m", "pytest", *files, "--adapter", adapter_name, "--mq-profile", profile,
                f"--junitxml={output / 'junit.xml'}", f"--alluredir={output / 'allure-results'}",
                "-p", "no:cacheprovider", "-p", "conformance.testlog", "-q", "--no-header", "-o", "addopts=",
-               *[arg for test in SUITE_SELF_TESTS for arg in ("--deselect", test)]]
+               *NOT_SELF_CHECKS]
     if expectations:
         command += ["--expectations", str(expectations.resolve())]
     env = {**os.environ, "MQCONF_TESTLOG": str(log.resolve()), "MQCONF_REPORTS": str(output.resolve())}

@@ -44,6 +44,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "clause(*ids): rule ids from fixtures/clauses.yaml this test pins")
     config.addinivalue_line("markers", "capability(*names): the adapter must claim these for the test to run")
+    config.addinivalue_line("markers", "self_check: checks the suite or the model itself, whatever the adapter")
     profile = config.getoption("--mq-profile")
     settings.load_profile(profile)
     if profile == "thorough":

@@ -27,17 +27,10 @@ from adapters.mutants import EQUIVALENT, PREFIX, SEMANTIC_MUTANTS, load_mutant, 
 
 from .runner import ERROR, FAILED, run_scenario
 from .scenario import Scenario, load_scenario, scenario_files
+from .suite import ADAPTER_TESTS, NOT_SELF_CHECKS
 
 TABLE, SEMANTIC = "table", "semantic"
 TABLE_TARGET, SEMANTIC_TARGET = 1.0, 0.95
-# The suite's tests that take --adapter: table tests, state machines, and the workload-table witnesses. The
-# tests that check the suite itself against fixed mutants do not depend on --adapter and are left out.
-STRENGTH_TESTS = ("tests/test_tables.py", "tests/test_differential.py", "tests/test_logical_order_property.py",
-                  "tests/test_dispatch_machine.py",
-                  "tests/test_cluster_workload_table.py::test_witness_gives_the_answer_of_the_documented_order")
-SELF_TESTS = ("tests/test_differential.py::test_a_broken_implementation_is_caught_with_a_runnable_minimal_scenario",
-              "tests/test_differential.py::test_browse_mark_machine_catches_marks_that_never_lapse",
-              "tests/test_differential.py::test_cluster_machine_catches_priority_evaluated_before_channel_state")
 
 
 @dataclass
@@ -110,10 +103,10 @@ def by_tests(mutant: Mutant, profile: str) -> tuple[bool | None, str]:
     """Run the table tests and state machines on the mutant: (killed, the first failing test); killed is None
     when pytest could not run."""
     repo = fixtures.ROOT.parent
-    files = [f for f in STRENGTH_TESTS if (repo / f.split("::")[0]).exists()]
+    files = [f for f in ADAPTER_TESTS if (repo / f).exists()]
     command = [sys.executable, "-m", "pytest", *files, "--adapter", mutant.name, "--mq-profile", profile,
                "-x", "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts=", "-rf",
-               *[arg for test in SELF_TESTS for arg in ("--deselect", test)]]
+               *NOT_SELF_CHECKS]
     done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=1800)
     if done.returncode == 0:
         return False, ""

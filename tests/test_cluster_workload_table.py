@@ -158,10 +158,12 @@ def model_with(rows) -> ReferenceAdapter:
 
 # -- every row and every neighbouring pair has a witness -----------------------------------------------------
 
+@pytest.mark.self_check
 def test_every_row_has_a_removal_witness():
     assert list(REMOVAL) == ROW_IDS
 
 
+@pytest.mark.self_check
 def test_every_pair_of_neighbouring_rows_has_an_order_witness():
     assert list(ORDER) == list(zip(ROW_IDS, ROW_IDS[1:]))
 
@@ -177,6 +179,7 @@ def test_witness_gives_the_answer_of_the_documented_order(adapter, witness):
 
 # -- the model with the table changed gives another answer ---------------------------------------------------
 
+@pytest.mark.self_check
 @pytest.mark.parametrize("row_id", ROW_IDS)
 def test_removing_a_row_changes_its_witness(row_id):
     mutant = model_with(r for r in TABLE.rows if r.id != row_id)
@@ -187,6 +190,7 @@ MOVES = [pytest.param(row_id, place, id=f"{row_id}-to-{place}") for row_id in RO
          for place in range(len(ROW_IDS)) if place != ROW_IDS.index(row_id)]
 
 
+@pytest.mark.self_check
 @pytest.mark.parametrize(("row_id", "place"), MOVES)
 def test_moving_a_row_changes_some_witness(row_id, place):
     rows = [r for r in TABLE.rows if r.id != row_id]
@@ -196,6 +200,7 @@ def test_moving_a_row_changes_some_witness(row_id, place):
     assert changed, f"moving {row_id} to place {place} changed no witness"
 
 
+@pytest.mark.self_check
 def test_swapping_neighbours_changes_their_order_witness():
     for (first, second), witness in ORDER.items():
         rows = list(TABLE.rows)
@@ -204,6 +209,7 @@ def test_swapping_neighbours_changes_their_order_witness():
         assert answer(model_with(rows), witness) != witness.expected, witness.name
 
 
+@pytest.mark.self_check
 def test_channel_state_tiers_are_read_from_the_row():
     """The tiers of the channel-state row are data: swapping the retrying and stopped tiers changes the choice."""
     row = TABLE.row("cluster.workload.channel-state")

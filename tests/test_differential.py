@@ -25,6 +25,7 @@ def test_groups_and_segments_agree_with_the_model(request, tmp_path, monkeypatch
                                                          suppress_health_check=[HealthCheck.too_slow]))
 
 
+@pytest.mark.self_check
 def test_a_broken_implementation_is_caught_with_a_runnable_minimal_scenario(tmp_path, monkeypatch):
     monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
     mutant = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
@@ -50,6 +51,7 @@ def test_browse_marks_agree_with_the_model(request, tmp_path, monkeypatch):
                                                          suppress_health_check=[HealthCheck.too_slow]))
 
 
+@pytest.mark.self_check
 def test_browse_mark_machine_catches_marks_that_never_lapse(tmp_path, monkeypatch):
     monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
     machine = machine_for(BrowseMarkMachine, "mutant:co-op-marks-never-lapse")
@@ -67,6 +69,7 @@ def test_cluster_routing_agrees_with_the_model(request, tmp_path, monkeypatch):
                                                          suppress_health_check=[HealthCheck.too_slow]))
 
 
+@pytest.mark.self_check
 def test_cluster_machine_catches_priority_evaluated_before_channel_state(tmp_path, monkeypatch):
     """Channel CLWLPRTY moved before channel state is a different algorithm (seed 002's lesson: priority is
     considered after the state of the channel); the machine must notice."""

@@ -111,6 +111,7 @@ def test_put_uses_the_group_id_sequence_and_offset_of_its_table1_row(adapter, ro
     assert (got.MD["GroupId"], got.MD["MsgSeqNumber"], got.MD["Offset"]) == (group_id, seq, offset)
 
 
+@pytest.mark.self_check
 def test_table1_and_the_consistency_rows_decide_every_logical_order_put():
     """Every combination of Table 1's inputs has exactly one Table 1 row, or a consistency row says why not."""
     undecided = []
