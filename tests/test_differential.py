@@ -17,24 +17,37 @@ ROOT = Path(__file__).resolve().parents[1]
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)  # detection only: shrinking is shown by the groups test
 
 
-@pytest.mark.capability("groups", "units-of-work")
-def test_groups_and_segments_agree_with_the_model(request, tmp_path, monkeypatch):
+@pytest.fixture(autouse=True)
+def divergences_in_tmp(tmp_path, monkeypatch):
+    """Minimal sequences go to the test's own folder, not the suite's reports/."""
     monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
-    machine = machine_for(GroupsMachine, request.config.getoption("--adapter"))
-    run_state_machine_as_test(machine, settings=settings(stateful_step_count=25, deadline=None,
-                                                         suppress_health_check=[HealthCheck.too_slow]))
+
+
+@pytest.mark.parametrize("machine", [
+    pytest.param(GroupsMachine, id="groups-and-segments", marks=pytest.mark.capability("groups", "units-of-work")),
+    pytest.param(BrowseMarkMachine, id="browse-marks", marks=pytest.mark.capability("browse-mark", "units-of-work")),
+    pytest.param(ClusterMachine, id="cluster-routing", marks=pytest.mark.capability("cluster")),
+])
+def test_the_adapter_agrees_with_the_model(request, machine):
+    run_state_machine_as_test(machine_for(machine, request.config.getoption("--adapter")),
+                              settings=settings(stateful_step_count=25, deadline=None,
+                                                suppress_health_check=[HealthCheck.too_slow]))
+
+
+def _caught(machine, mutant: str, **chosen) -> AssertionError:
+    """Run ``machine`` against ``mutant`` (derandomized, no example database) and return the divergence."""
+    with pytest.raises(AssertionError, match="differs from the model") as caught:
+        run_state_machine_as_test(machine_for(machine, mutant),
+                                  settings=settings(deadline=None, database=None, derandomize=True, **chosen))
+    return caught.value
 
 
 @pytest.mark.self_check
-def test_a_broken_implementation_is_caught_with_a_runnable_minimal_scenario(tmp_path, monkeypatch):
-    monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
+def test_a_broken_implementation_is_caught_with_a_runnable_minimal_scenario(tmp_path):
     mutant = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
-    machine = machine_for(GroupsMachine, mutant)
-    with pytest.raises(AssertionError, match="differs from the model") as caught:
-        run_state_machine_as_test(machine, settings=settings(max_examples=300, stateful_step_count=12,
-                                                         deadline=None, database=None, derandomize=True))
+    divergence = _caught(GroupsMachine, mutant, max_examples=300, stateful_step_count=12)
     path = tmp_path / "divergences" / "divergence-groupsmachine.yaml"
-    assert str(path) in str(caught.value)
+    assert str(path) in str(divergence)
     run = lambda adapter: subprocess.run(  # noqa: E731
         [sys.executable, "-m", "conformance.cli", "scenario", str(path), "--adapter", adapter],
         cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -43,43 +56,18 @@ def test_a_broken_implementation_is_caught_with_a_runnable_minimal_scenario(tmp_
     assert against_mutant.returncode == 1 and "GroupId" in against_mutant.stdout
 
 
-@pytest.mark.capability("browse-mark", "units-of-work")
-def test_browse_marks_agree_with_the_model(request, tmp_path, monkeypatch):
-    monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
-    machine = machine_for(BrowseMarkMachine, request.config.getoption("--adapter"))
-    run_state_machine_as_test(machine, settings=settings(stateful_step_count=25, deadline=None,
-                                                         suppress_health_check=[HealthCheck.too_slow]))
+@pytest.mark.self_check
+def test_browse_mark_machine_catches_marks_that_never_lapse():
+    _caught(BrowseMarkMachine, "mutant:co-op-marks-never-lapse", max_examples=2000, stateful_step_count=25,
+            phases=NO_SHRINK)
 
 
 @pytest.mark.self_check
-def test_browse_mark_machine_catches_marks_that_never_lapse(tmp_path, monkeypatch):
-    monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
-    machine = machine_for(BrowseMarkMachine, "mutant:co-op-marks-never-lapse")
-    with pytest.raises(AssertionError, match="differs from the model"):
-        run_state_machine_as_test(machine, settings=settings(max_examples=2000, stateful_step_count=25,
-                                                             phases=NO_SHRINK,
-                                                             deadline=None, database=None, derandomize=True))
-
-
-@pytest.mark.capability("cluster")
-def test_cluster_routing_agrees_with_the_model(request, tmp_path, monkeypatch):
-    monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
-    machine = machine_for(ClusterMachine, request.config.getoption("--adapter"))
-    run_state_machine_as_test(machine, settings=settings(stateful_step_count=25, deadline=None,
-                                                         suppress_health_check=[HealthCheck.too_slow]))
-
-
-@pytest.mark.self_check
-def test_cluster_machine_catches_priority_evaluated_before_channel_state(tmp_path, monkeypatch):
+def test_cluster_machine_catches_priority_evaluated_before_channel_state():
     """Channel CLWLPRTY moved before channel state is a different algorithm (seed 002's lesson: priority is
     considered after the state of the channel); the machine must notice."""
-    monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
     from reference.tables import default_spec
 
-    table = default_spec()["cluster.workload"]
-    assert any(r.id == "cluster.workload.channel-state" for r in table.rows)
-    machine = machine_for(ClusterMachine, "mutant:row-moved:cluster.workload.channel-priority:5")
-    with pytest.raises(AssertionError, match="differs from the model"):
-        run_state_machine_as_test(machine, settings=settings(max_examples=300, stateful_step_count=15,
-                                                             phases=NO_SHRINK, deadline=None, database=None,
-                                                             derandomize=True))
+    assert any(r.id == "cluster.workload.channel-state" for r in default_spec()["cluster.workload"].rows)
+    _caught(ClusterMachine, "mutant:row-moved:cluster.workload.channel-priority:5", max_examples=300,
+            stateful_step_count=15, phases=NO_SHRINK)
