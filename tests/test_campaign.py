@@ -24,6 +24,8 @@ from conformance.scenario import load_scenario
 ROOT = Path(__file__).resolve().parents[1]
 MUTANT = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
 JAVA = shutil.which("java")
+# One worker runs this module, so one SparkSession (a JVM) serves it under pytest-xdist (--dist loadgroup).
+pytestmark = pytest.mark.xdist_group("spark-local")
 
 
 def _elements(strategy: SearchStrategy) -> list:

@@ -19,6 +19,7 @@ MUTANT = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("spark-cluster")  # beside the local[2] module's worker, not behind it
 def test_local_cluster_gives_the_same_aggregates_as_in_process(tmp_path):
     if shutil.which("java") is None:
         pytest.skip("Spark needs Java 17+ and no `java` is on PATH (apt-get install openjdk-17-jre-headless)")

@@ -16,12 +16,12 @@ the settings and its number, so it runs the same in this process or on any Spark
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -182,13 +182,23 @@ class Store:
             shutil.rmtree(self.steps / f"part={part}", ignore_errors=True)
         return todo
 
-    def mark(self, parts: Sequence[int]) -> None:
-        for part in parts:
-            (self.done / f"part-{part}").write_text("")
+    def mark(self, part: int, divergent: int) -> None:
+        """Partition ``part`` is stored; its marker holds how many of its sequences diverged (for progress)."""
+        (self.done / f"part-{part}").write_text(json.dumps({"divergent": divergent}))
+
+    def divergent(self, part: int) -> int:
+        """The divergent sequences a finished partition's marker records (0 for markers of older campaigns)."""
+        try:
+            return int(json.loads((self.done / f"part-{part}").read_text() or "{}").get("divergent", 0))
+        except (OSError, ValueError, AttributeError):
+            return 0
 
 
-def write_partition_arrow(store: Store, part: int, columns: dict[str, list]) -> None:
-    """One partition's rows as a Parquet file (written aside, then renamed into place), then its marker."""
+def write_partition_arrow(store: Store, part: int, columns: dict[str, list], divergent: int) -> None:
+    """One partition's rows as a Parquet file (written aside, then renamed into place), then its marker.
+
+    This runs wherever the partition was replayed (this process or a Spark executor): the rows go straight to
+    Parquet without passing through the driver."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -197,7 +207,16 @@ def write_partition_arrow(store: Store, part: int, columns: dict[str, list]) -> 
     temporary = folder / ".part-00000.parquet.tmp"
     pq.write_table(pa.table(columns, schema=arrow_schema()), temporary)
     temporary.rename(folder / "part-00000.parquet")
-    store.mark([part])
+    store.mark(part, divergent)
+
+
+def replay_partition(worker: Worker, store: Store, part: int,
+                     sequences: Mapping[int, Mapping[str, Any]] | None = None) -> int:
+    """Replay partition ``part`` with ``worker`` and store it; returns how many of its sequences diverged."""
+    before = worker.divergent
+    columns = worker.rows(worker.config.indexes(part), sequences)
+    write_partition_arrow(store, part, columns, worker.divergent - before)
+    return worker.divergent - before
 
 
 # -- progress -----------------------------------------------------------------------------------------------
@@ -229,25 +248,18 @@ class Progress:
             self.stream.flush()
 
 
-# -- aggregation in Python (the in-process path; spark.py does the same in Spark) ---------------------------
+# -- aggregation with Arrow (the in-process path; spark.py does the same in Spark) ----------------------------
 
-def aggregate_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Coverage counts and divergence signatures of stored step rows: the same result as
-    :func:`conformance.campaign.spark.aggregate`."""
-    clauses: Counter[str] = Counter()
-    sequences: set[int] = set()
+def signatures_of(diverged: Sequence[Mapping[str, Any]]) -> list[tuple[tuple, int, tuple[int, int, str]]]:
+    """Diverging step rows grouped by signature: (signature, count, shortest witness (length, seq, id))."""
     groups: dict[tuple, dict[str, Any]] = {}
-    for row in rows:
-        sequences.add(row["seq"])
-        clauses.update(row["clauses"] or [])
-        if row["diverged"]:
-            key = tuple(row[k] for k in SIGNATURE)
-            witness = (row["step"] + 1, row["seq"], row["sequence_id"])
-            group = groups.setdefault(key, {"count": 0, "witness": witness})
-            group["count"] += 1
-            group["witness"] = min(group["witness"], witness)
-    signatures = [(key, g["count"], g["witness"]) for key, g in groups.items()]
-    return finish_aggregates(len(sequences), len(rows), dict(clauses), signatures)
+    for row in diverged:
+        key = tuple(row[k] for k in SIGNATURE)
+        witness = (row["step"] + 1, row["seq"], row["sequence_id"])
+        group = groups.setdefault(key, {"count": 0, "witness": witness})
+        group["count"] += 1
+        group["witness"] = min(group["witness"], witness)
+    return [(key, g["count"], g["witness"]) for key, g in groups.items()]
 
 
 def finish_aggregates(sequences: int, steps: int, clauses: Mapping[str, int],
@@ -347,13 +359,35 @@ def write_outputs(store: Store, config: CampaignConfig, campaign_id: str, aggreg
 
 # -- the in-process path ------------------------------------------------------------------------------------
 
-def read_rows(store: Store) -> list[dict[str, Any]]:
+def _dataset(store: Store):
     import pyarrow.dataset as ds
 
+    return ds.dataset(store.steps, format="parquet", partitioning="hive")
+
+
+def aggregate_in_process(store: Store) -> tuple[dict[str, Any], Callable]:
+    """The aggregates of the stored rows computed with Arrow, column by column (a campaign's rows may not fit
+    in memory as Python objects); and a reader of witness rows. The same result as the Spark path's."""
+    import pyarrow.compute as pc
+
     if not any(store.steps.rglob("*.parquet")):
-        return []
-    table = ds.dataset(store.steps, format="parquet", partitioning="hive").to_table(columns=list(STEP_COLUMNS))
-    return table.to_pylist()
+        return finish_aggregates(0, 0, {}, []), lambda seqs: {}
+    dataset = _dataset(store)
+    table = dataset.to_table(columns=["seq", "clauses", "diverged"])
+    counts = pc.value_counts(pc.list_flatten(table["clauses"])).to_pylist()
+    clauses = {c["values"]: c["counts"] for c in counts}
+    diverged = dataset.to_table(columns=["seq", "sequence_id", "step", *SIGNATURE],
+                                filter=pc.field("diverged")).to_pylist()
+    sequences = pc.count_distinct(table["seq"]).as_py()
+
+    def witness_rows(seqs: list[int]) -> dict[int, list]:
+        found: dict[int, list] = {s: [] for s in seqs}
+        if seqs:
+            for row in dataset.to_table(columns=list(STEP_COLUMNS), filter=pc.field("seq").isin(seqs)).to_pylist():
+                found[row["seq"]].append(row)
+        return {s: sorted(r, key=lambda x: x["step"]) for s, r in found.items()}
+
+    return finish_aggregates(sequences, table.num_rows, clauses, signatures_of(diverged)), witness_rows
 
 
 def run_in_process(config: CampaignConfig, store: Store, corpus: Sequence[Mapping[str, Any]] | None,
@@ -365,26 +399,10 @@ def run_in_process(config: CampaignConfig, store: Store, corpus: Sequence[Mappin
         for count, part in enumerate(pending):
             if stop_after is not None and count >= stop_after:
                 raise KeyboardInterrupt
-            before = worker.divergent
-            write_partition_arrow(store, part, worker.rows(config.indexes(part)))
-            progress.advance([part], worker.divergent - before)
+            progress.advance([part], replay_partition(worker, store, part))
     finally:
         worker.close()
     return len(pending), config.parts - len(pending)
-
-
-def aggregate_in_process(store: Store) -> tuple[dict[str, Any], Callable]:
-    rows = read_rows(store)
-
-    def witness_rows(seqs: list[int]) -> dict[int, list]:
-        wanted = set(seqs)
-        found: dict[int, list] = {s: [] for s in seqs}
-        for row in rows:
-            if row["seq"] in wanted:
-                found[row["seq"]].append(row)
-        return {s: sorted(r, key=lambda x: x["step"]) for s, r in found.items()}
-
-    return aggregate_rows(rows), witness_rows
 
 
 # -- the entry point ----------------------------------------------------------------------------------------
@@ -407,7 +425,8 @@ def run_campaign(config: CampaignConfig, output: Path, campaign_id: str | None =
     store.prepare(config)
     started = time.perf_counter()
     progress = Progress(config, len(store.finished()), enabled=show_progress)
-    try:
+    with contextlib.ExitStack() as cleanup:
+        cleanup.callback(progress.end)
         if master == IN_PROCESS:
             ran, skipped = run_in_process(config, store, corpus, progress, stop_after)
             aggregates, witness_rows = aggregate_in_process(store)
@@ -415,10 +434,10 @@ def run_campaign(config: CampaignConfig, output: Path, campaign_id: str | None =
             from . import spark as spark_job
 
             session = spark or spark_job.session(master)
+            if spark is None:  # a session this call started: stopped at the end, so executors shut down cleanly
+                cleanup.callback(session.stop)
             ran, skipped = spark_job.run(session, config, store, corpus, progress, stop_after)
             aggregates, witness_rows = spark_job.aggregate(session, store)
-    finally:
-        progress.end()
-    run = {"master": master, "partitions": config.parts, "partitions_run": ran, "partitions_skipped": skipped,
-           "seconds": round(time.perf_counter() - started, 3)}
-    return write_outputs(store, config, campaign_id, aggregates, witness_rows, run)
+        run = {"master": master, "partitions": config.parts, "partitions_run": ran, "partitions_skipped": skipped,
+               "seconds": round(time.perf_counter() - started, 3)}
+        return write_outputs(store, config, campaign_id, aggregates, witness_rows, run)

@@ -6,10 +6,11 @@ workers on this interpreter (PYSPARK_PYTHON). ``local[*]`` is the default; any m
 import this suite (install it there, or ship it with ``spark.submit.pyFiles``) and write the output folder
 (a shared file system on a real cluster).
 
-The job runs in waves of partitions. Each wave is one Spark job: a task per partition builds one model and one
-adapter, replays the partition's sequences (generated on the executor from (seed, index), or shipped from a
-corpus), and returns Arrow batches that Spark appends as Parquet under ``steps/part=K``; when the wave is
-committed its partitions are marked done. Nothing the tasks compute depends on the driver's state.
+The replay is one Spark job with a task per partition. A task builds one model and one adapter, replays its
+partition's sequences (generated on the executor from (seed, index), or shipped from a corpus) and writes them
+as Parquet under ``steps/part=K`` itself, then the partition's done-marker: the rows never pass through the
+driver, which only follows the markers for progress. Nothing the tasks compute depends on the driver's state.
+Aggregation reads the stored Parquet back in Spark SQL.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .run import SIGNATURE, CampaignConfig, CampaignError, Progress, Store, Worker, arrow_schema, finish_aggregates
+from .run import SIGNATURE, CampaignConfig, CampaignError, Progress, Store, Worker, finish_aggregates, replay_partition
 
 LOG4J = """\
 rootLogger.level = error
@@ -40,6 +42,11 @@ logger.spark.level = error
 logger.hadoop.name = org.apache.hadoop
 logger.hadoop.level = error
 """
+
+# The JVMs here schedule tasks and aggregate; the replay itself runs in Python workers. The client compiler
+# alone (C1) and the serial collector start the JVM in about half the time and leave the cores to those workers.
+# MQCONF_SPARK_JAVA_OPTIONS replaces them (for example with "" on a large cluster with big aggregations).
+JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 JAVA_HELP = ("Spark needs Java 17 or later. Install a JDK or JRE (for example `apt-get install "
              "openjdk-17-jre-headless`, or Temurin 17 from adoptium.net) and put `java` on PATH or set JAVA_HOME; "
@@ -75,7 +82,8 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign"):
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     log4j = Path(tempfile.gettempdir()) / "mqconf-log4j2.properties"
     log4j.write_text(LOG4J)
-    java_options = f"-Dlog4j2.configurationFile=file:{log4j} -Dlog4j.configurationFile=file:{log4j}"
+    java_options = (f"-Dlog4j2.configurationFile=file:{log4j} -Dlog4j.configurationFile=file:{log4j} "
+                    + os.environ.get("MQCONF_SPARK_JAVA_OPTIONS", JVM_OPTIONS))
     from pyspark.sql import SparkSession
 
     builder = (SparkSession.builder.master(master).appName(app_name)
@@ -93,27 +101,18 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign"):
     return spark
 
 
-def _replay_task(config_json: str, corpus_mode: bool):
-    """The mapInArrow function: for each partition row, replay its sequences with one model and one adapter
-    for the whole task, and yield the step rows as Arrow batches."""
+def _replay_task(config_json: str, directory: str, corpus_mode: bool):
+    """The function each task runs on its executor: replay the task's partitions with one model and one adapter
+    and store each as Parquet with its done-marker; yield (partition, divergent sequences) per partition."""
 
-    def task(batches: Iterator[Any]) -> Iterator[Any]:
-        import pyarrow as pa
-
+    def task(items: Iterator[tuple[int, str]]) -> Iterator[tuple[int, int]]:
         config = CampaignConfig.from_json(json.loads(config_json))
-        schema = arrow_schema().append(pa.field("part", pa.int32()))
+        store = Store(Path(directory))
         worker = Worker(config)
         try:
-            for batch in batches:
-                for item in batch.to_pylist():
-                    part = item["part"]
-                    if corpus_mode:
-                        sequences = {i: s for i, s in zip(config.indexes(part), json.loads(item["sequences"]))}
-                        columns = worker.rows(config.indexes(part), sequences)
-                    else:
-                        columns = worker.rows(config.indexes(part))
-                    columns["part"] = [part] * len(columns["seq"])
-                    yield pa.RecordBatch.from_pydict(columns, schema=schema)
+            for part, shipped in items:
+                sequences = dict(zip(config.indexes(part), json.loads(shipped))) if corpus_mode else None
+                yield part, replay_partition(worker, store, part, sequences)
         finally:
             worker.close()
 
@@ -135,35 +134,64 @@ def spark_schema():
     ])
 
 
+POLL_SECONDS = 0.25
+
+
 def run(spark, config: CampaignConfig, store: Store, corpus: Sequence[Mapping[str, Any]] | None,
         progress: Progress, stop_after: int | None = None) -> tuple[int, int]:
-    """Replay every pending partition on the executors, wave by wave. Returns (run, skipped)."""
-    from pyspark.sql.types import IntegerType, StringType, StructField, StructType
+    """Replay every pending partition on the executors as one Spark job (a task per partition). Returns
+    (partitions run, partitions skipped).
 
+    The job runs on a background thread; this one follows the done-markers the tasks write, for the progress
+    line, and cancels the job on Ctrl-C (or, as a test hook, once ``stop_after`` partitions are done)."""
     if any(c in str(store.steps) for c in "[]{}*?"):
         raise CampaignError(f"{store.directory}: Spark reads paths as glob patterns; choose an output folder and id "
                             "without [ ] { } * ?")
     pending = store.pending(config)
-    parallelism = max(1, spark.sparkContext.defaultParallelism)
-    # Each wave is a Spark job with a fixed cost; about ten waves per campaign keep that cost small while an
-    # interruption loses at most one wave and the progress line still moves.
-    wave_size = max(parallelism * 2, -(-len(pending) // 10))
-    wave_size = -(-wave_size // parallelism) * parallelism
-    config_json = json.dumps(config.to_json())
-    input_schema = StructType([StructField("part", IntegerType()), StructField("sequences", StringType())])
-    for wave_number, start in enumerate(range(0, len(pending), wave_size)):
-        if stop_after is not None and wave_number >= stop_after:
-            raise KeyboardInterrupt
-        wave = pending[start:start + wave_size]
-        items = [(part, json.dumps([corpus[i] for i in config.indexes(part)]) if corpus is not None else "")
-                 for part in wave]
-        rdd = spark.sparkContext.parallelize(items, len(wave))
-        frame = spark.createDataFrame(rdd, input_schema)
-        steps = frame.mapInArrow(_replay_task(config_json, corpus is not None), spark_schema())
-        steps.write.mode("append").partitionBy("part").parquet(str(store.steps))
-        store.mark(wave)
-        progress.advance(wave)
+    if not pending:
+        return 0, config.parts
+    items = [(part, json.dumps([corpus[i] for i in config.indexes(part)]) if corpus is not None else "")
+             for part in pending]
+    job = (spark.sparkContext.parallelize(items, len(items))
+           .mapPartitions(_replay_task(json.dumps(config.to_json()), str(store.directory), corpus is not None)))
+    outcome: dict[str, Any] = {}
+
+    def collect() -> None:
+        try:
+            outcome["parts"] = job.collect()
+        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread, which raises it
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=collect, name="mqconf-campaign-job", daemon=True)
+    thread.start()
+    seen: set[int] = set()
+    waiting = set(pending)
+    try:
+        while True:
+            thread.join(POLL_SECONDS)
+            finished = not thread.is_alive()
+            done = sorted((store.finished() & waiting) - seen)
+            if done:
+                seen.update(done)
+                progress.advance(done, sum(store.divergent(p) for p in done))
+            if stop_after is not None and len(seen) >= stop_after and not finished:
+                raise KeyboardInterrupt
+            if finished:
+                break
+    except KeyboardInterrupt:
+        spark.sparkContext.cancelAllJobs()
+        thread.join()
+        raise
+    if "error" in outcome:
+        raise CampaignError(f"the Spark job failed: {_first_line(outcome['error'])}") from outcome["error"]
     return len(pending), config.parts - len(pending)
+
+
+def _first_line(exc: BaseException) -> str:
+    """The useful line of an exception raised through Py4J (the Python error of a task, if there is one)."""
+    text = str(exc)
+    python_errors = re.findall(r"^\w*(?:Error|Exception): .*$", text, re.MULTILINE)
+    return (python_errors[-1] if python_errors else text.strip().splitlines()[0] if text.strip() else repr(exc))[:500]
 
 
 def aggregate(spark, store: Store):
