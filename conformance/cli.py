@@ -21,8 +21,8 @@ import fixtures
 from adapters.base import AdapterError, available, load
 
 from .clauses import Registry, load_registry
-from .report import (EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, load_report, new_run_id, safe_name,
-                     write_reports)
+from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, latest_campaign,
+                     load_campaign, load_report, new_run_id, safe_name, write_reports)
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, reference_attribution, run_scenario
 from .scenario import load_scenario, scenario_files
 from .suite import ADAPTER_TESTS, NOT_SELF_CHECKS
@@ -214,10 +214,23 @@ def make_allure_report(output: Path) -> Path | None:
     return index
 
 
+def run_campaigns(adapter_name: str, campaigns: Sequence[Path] | None) -> list[dict]:
+    """The campaign summaries a run includes: those given (a bad one raises :class:`ReportError`), or when none
+    is given (``None``) the latest under reports/campaigns/ run on the same adapter, if one can be read."""
+    if campaigns is not None:
+        return [load_campaign(path) for path in campaigns]
+    latest = latest_campaign(adapter_name, CAMPAIGNS, warn=lambda line: print(f"mqconf: warning: {line}",
+                                                                               file=sys.stderr))
+    return [latest] if latest else []
+
+
 def run_conformance(adapter_name: str, output: Path, profile: str = "quick", expectations: Path | None = None,
-                    scenario_paths: Sequence[Path] | None = None, allure: bool = False) -> int:
+                    scenario_paths: Sequence[Path] | None = None, allure: bool = False,
+                    campaigns: Sequence[Path] | None = None) -> int:
     """A conformance run: every scenario, then (for a whole-suite run) the table tests and state machines, written
-    as they finish; then the reports. ``scenario_paths`` runs only those scenarios, and no tests."""
+    as they finish; then the reports. ``scenario_paths`` runs only those scenarios, and no tests. ``campaigns``
+    are campaign folders (or their summary.json) whose results the report includes; ``None`` includes the
+    latest campaign of this adapter under reports/campaigns/, ``[]`` none."""
     from .pytest_plugin import load_expectations
 
     scenarios = _load_all(scenario_paths or [fixtures.SCENARIOS])
@@ -226,8 +239,9 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
         expected = load_expectations(expectations) if expectations else []
     except Exception as exc:  # pytest.UsageError: one line naming the file and line
         raise ReportError(str(exc)) from None
+    included = run_campaigns(adapter_name, campaigns)  # before the adapter starts: a bad path costs nothing
     adapter = load(adapter_name)
-    writer = RunWriter(output, adapter, profile, expected)
+    writer = RunWriter(output, adapter, profile, expected, included)
     tests_failed = 0
     try:
         try:
@@ -247,6 +261,9 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
     print(f"report: {paths['json']}")
     print(f"summary: {paths['summary']}")
     print(f"badge: {paths['badge']}")
+    for campaign in included:
+        source, here = Path(campaign["source"]), Path.cwd().resolve()
+        print(f"campaign: {source.relative_to(here) if source.is_relative_to(here) else source}")
     if (output / "junit.xml").exists():
         print(f"junit: {output / 'junit.xml'}")
     if allure:
@@ -321,6 +338,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--allure", action="store_true", help="also make a single-file Allure HTML report")
     run.add_argument("--scenarios", type=Path, nargs="+", default=None,
                      help="run only these scenario files or folders (and no tests)")
+    included = run.add_mutually_exclusive_group()
+    included.add_argument("--campaign", type=Path, action="append", dest="campaigns", metavar="PATH",
+                          help="include this campaign (its folder under reports/campaigns/, or its summary.json) in "
+                               "the report; may be given several times (default: the latest campaign of the adapter)")
+    included.add_argument("--no-campaign", action="store_true", help="include no campaign in the report")
 
     report = commands.add_parser("report", help="(re)build a run folder's reports from what it recorded")
     report.add_argument("run", type=Path, help="a run folder (reports/<run-id>)")
@@ -363,7 +385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "run":
             adapters = args.adapter or ["reference"]
             options = dict(profile=args.profile, expectations=args.expectations, scenario_paths=args.scenarios,
-                           allure=args.allure)
+                           allure=args.allure, campaigns=[] if args.no_campaign else args.campaigns)
             if len(adapters) > 1:
                 return run_many(adapters, args.output, **options)
             return run_conformance(adapters[0], args.output or Path("reports") / new_run_id(adapters[0]), **options)

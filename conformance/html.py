@@ -29,6 +29,7 @@ pre{background:#f7f7f7;border:1px solid #e4e4e4;padding:.5em;overflow-x:auto;whi
 .warn{background:#fff3e0;border:1px solid #ef6c00;padding:.5em 1em} .zero{background:#fff8e1}
 .failure{border:1px solid #e0b4b4;border-radius:4px;padding:.2em 1em;margin:1em 0}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:1em} .num{text-align:right;font-variant-numeric:tabular-nums}
+.ok{background:#e8f5e9;border:1px solid #2e7d32;padding:.5em 1em} svg.chart{max-width:100%;height:auto}
 details summary{cursor:pointer} #filter{padding:4px;width:20em}
 """
 
@@ -79,6 +80,46 @@ def count_bar(n: int, most: int, width: int = 160) -> str:
     w = 0 if not most else max(1.0 if n else 0.0, width * n / most)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="10"><rect width="{width}" height="10" '
             f'fill="#eee"/><rect width="{w:.1f}" height="10" fill="#1565c0"/></svg>')
+
+
+CHART_WIDTH, CHART_ROW, CHAR_WIDTH = 860, 22, 7.3  # px; CHAR_WIDTH: one character of 12px monospace
+COVERED, UNCOVERED, DIVERGED = "#1565c0", "#cfd8dc", "#c62828"
+
+
+def _clip(text: str, chars: int) -> str:
+    return text if len(text) <= chars else text[:max(chars - 1, 1)] + "\u2026"
+
+
+def bar_chart(chart_id: str, title: str, bars: list[dict[str, Any]], colour: str = COVERED) -> str:
+    """A horizontal bar chart as inline SVG, one bar per item of ``bars`` (``label``, ``value``, optional
+    ``total`` drawn behind it, ``text`` written after it, ``title`` its tooltip). Every bar carries its label and
+    its figures as text, so the chart reads without colour; ``title`` names the whole picture."""
+    longest = max((len(bar["label"]) for bar in bars), default=10)
+    label_width = min(max(longest, 10) * CHAR_WIDTH + 12, CHART_WIDTH * 0.45)
+    chars = int((label_width - 12) / CHAR_WIDTH)
+    texts = max((len(bar["text"]) for bar in bars), default=4) * CHAR_WIDTH + 10
+    span = CHART_WIDTH - label_width - texts
+    most = max((bar.get("total", bar["value"]) for bar in bars), default=0) or 1
+    height = CHART_ROW * len(bars) + 6
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="{_e(chart_id)}" role="img" '
+           f'aria-labelledby="{_e(chart_id)}-title" width="{CHART_WIDTH}" height="{height}" '
+           f'viewBox="0 0 {CHART_WIDTH} {height}" font-family="ui-monospace,Menlo,Consolas,monospace" font-size="12">'
+           f'<title id="{_e(chart_id)}-title">{_e(title)}</title>']
+    for index, bar in enumerate(bars):
+        y, x = 3 + index * CHART_ROW, label_width
+        out.append(f'<g class="bar"><title>{_e(bar["title"])}</title><text x="{x - 8:.1f}" y="{y + 15}" '
+                   f'text-anchor="end">{_e(_clip(bar["label"], chars))}</text>')
+        if "total" in bar:
+            out.append(f'<rect x="{x:.1f}" y="{y + 3}" width="{span * bar["total"] / most:.1f}" '
+                       f'height="{CHART_ROW - 6}" fill="{UNCOVERED}"/>')
+        width = span * bar["value"] / most
+        if bar["value"]:
+            width = max(width, 1.5)  # a count of one stays visible next to one in the thousands
+        out.append(f'<rect x="{x:.1f}" y="{y + 3}" width="{width:.1f}" height="{CHART_ROW - 6}" fill="{colour}"/>'
+                   f'<text x="{x + span * bar.get("total", bar["value"]) / most + 6:.1f}" y="{y + 15}">'
+                   f'{_e(bar["text"])}</text></g>')
+    out.append("</svg>")
+    return "".join(out)
 
 
 def _pct(part: int, whole: int) -> str:
@@ -144,6 +185,8 @@ def render_report(report: dict[str, Any]) -> str:
         out.append("<p>None.</p>")
     for failure in report["failures"]:
         out.append(render_failure(failure, report))
+
+    out.append(render_campaigns(report))
 
     out += ["<h2 id=\"clauses\">Clause matrix</h2>",
             '<p><input id="filter" type="search" placeholder="filter clauses (id, status, words)"></p>']
@@ -240,3 +283,103 @@ def render_matrix(reports: list[dict[str, Any]]) -> str:
                    + "".join(f"<td>{status_tag(s)}</td>" for s in statuses) + "</tr>")
     out.append("</table>")
     return _page("Conformance matrix: " + ", ".join(names), out)
+
+
+def _signature_label(signature: dict) -> str:
+    # the reason codes before the options: a clipped label keeps what tells signatures apart most often
+    return (f"{signature['op']}: model {signature['model_reason']}, adapter {signature['impl_reason']} "
+            f"[{signature['options'] or 'no options'}]")
+
+
+def render_campaigns(report: dict[str, Any]) -> str:
+    """The "Campaign" section: per campaign included, its headline numbers, a chart of table rows covered per
+    table, a chart of divergence signatures by count (or a line saying there were none), each signature's witness
+    scenario with the command that runs it, and the most applied clauses."""
+    campaigns = report.get("campaigns") or []
+    out = ['<h2 id="campaign">Campaign</h2>']
+    if not campaigns:
+        out.append(f"<p>No campaign in this report. <code>mqconf campaign --adapter {_e(report['adapter']['name'])}"
+                   "</code> replays many generated call sequences; the next <code>mqconf run</code> of the same "
+                   "adapter includes the latest one (or name one with <code>--campaign PATH</code>).</p>")
+    for number, campaign in enumerate(campaigns, 1):
+        out.append(render_campaign(campaign, report, f"campaign-{number}"))
+    return "\n".join(out)
+
+
+def render_campaign(campaign: dict[str, Any], report: dict[str, Any], anchor: str) -> str:
+    """One campaign of the "Campaign" section (``anchor`` prefixes its element ids)."""
+    cov = campaign["coverage"]
+    out = [f'<div class="campaign" id="{_e(anchor)}"><h3>Campaign <code>{_e(campaign["id"])}</code></h3>']
+    if campaign["adapter"] != report["adapter"]["name"]:
+        out.append(f'<p class="warn">This campaign ran on <code>{_e(campaign["adapter"])}</code>, not on '
+                   f'<code>{_e(report["adapter"]["name"])}</code>, the adapter of this run.</p>')
+    replayed = (f"the corpus {campaign['corpus']}" if campaign["corpus"] else
+                f"{campaign['sequences']} generated sequences of {campaign['length']} calls, seed {campaign['seed']}")
+    seconds = f", {campaign['seconds']} s" if campaign["seconds"] is not None else ""
+    out.append('<table class="meta">')
+    for label, value in (
+        ("adapter", campaign["adapter"]),
+        ("replayed", f"{replayed}; areas {', '.join(campaign['areas']) or '-'}"),
+        ("run", f"{campaign['master']}{seconds}"),
+        ("calls replayed", campaign["steps"]),
+        ("divergent sequences", f"{campaign['divergent_sequences']} of {campaign['sequences']} in "
+                                f"{len(campaign['signatures'])} signature(s)"),
+        ("clauses applied", f"{cov['clauses_applied']} of {cov['clauses_total']} "
+                            f"({_pct(cov['clauses_applied'], cov['clauses_total'])})"),
+        ("table rows covered", f"{cov['table_rows_covered']} of {cov['table_rows_total']} "
+                               f"({_pct(cov['table_rows_covered'], cov['table_rows_total'])})"),
+        ("summary", campaign["summary"]),
+    ):
+        out.append(f"<tr><td>{_e(label)}</td><td>{_e(value)}</td></tr>")
+    out.append("</table>")
+
+    tables = campaign["tables"]
+    out.append("<h4>Table rows covered, per table</h4><p>Dark: rows some replayed call was decided by; light: the "
+               "table's other rows.</p>")
+    out.append(bar_chart(f"{anchor}-tables", "Table rows covered by the campaign, per table", [
+        {"label": table_id, "value": t["covered"], "total": t["rows"], "text": f"{t['covered']}/{t['rows']}",
+         "title": f"{table_id}: {t['covered']} of {t['rows']} rows covered"} for table_id, t in tables.items()]))
+    uncovered = {table_id: t["uncovered"] for table_id, t in tables.items() if t["uncovered"]}
+    if uncovered:
+        out.append(f"<details><summary>rows never reached ({sum(map(len, uncovered.values()))})</summary><ul>"
+                   + "".join(f"<li><code>{_e(table_id)}</code>: " + ", ".join(f"<code>{_e(r)}</code>" for r in rows)
+                             + "</li>" for table_id, rows in uncovered.items()) + "</ul></details>")
+
+    signatures = campaign["signatures"]
+    out.append("<h4>Divergences by signature</h4>")
+    if not signatures:
+        out.append(f'<p class="ok">No divergence in {campaign["sequences"]} sequences ({campaign["steps"]} calls): '
+                   "the adapter answered every call as the model did.</p>")
+    else:
+        out.append("<p>A signature is the first diverging call's op and options and the reason codes of the model "
+                   "and of the adapter; each has a witness, the shortest sequence showing it, as a scenario file.</p>")
+        out.append(bar_chart(f"{anchor}-signatures", "Divergent sequences per signature", [
+            {"label": f"#{i} {_signature_label(sig)}", "value": sig["count"], "text": str(sig["count"]),
+             "title": f"#{i} {_signature_label(sig)}: {sig['count']} sequence(s)"}
+            for i, sig in enumerate(signatures, 1)], colour=DIVERGED))
+        out.append('<table class="signatures"><tr><th>#</th><th class=num>sequences</th><th>call</th>'
+                   "<th>model / adapter</th><th>witness scenario</th></tr>")
+        for i, sig in enumerate(signatures, 1):
+            witness = sig["witness"]
+            where = (f"<code>{_e(witness['path'])}</code><br>run it: <code>{_e(witness['command'])}</code>"
+                     if witness["path"] else "(no witness file recorded)")
+            out.append(f'<tr class="signature" id="{_e(anchor)}-sig-{i}"><td>{i}</td><td class=num>{sig["count"]}</td>'
+                       f"<td><code>{_e(sig['op'])}</code> [{_e(sig['options'] or 'no options')}]</td>"
+                       f"<td>{_e(sig['model_reason'])} / {_e(sig['impl_reason'])}</td>"
+                       f"<td>{where}<br><small>sequence {_e(witness['sequence_id'])}, "
+                       f"{witness['length']} calls</small></td></tr>")
+        out.append("</table>")
+
+    if campaign["top_clauses"]:
+        most = campaign["top_clauses"][0]["count"]
+        out.append(f"<details><summary>most applied clauses ({len(campaign['top_clauses'])} of "
+                   f"{campaign['clauses_counted']})</summary><table><tr><th>clause</th><th class=num>calls</th>"
+                   "<th></th></tr>")
+        for clause in campaign["top_clauses"]:
+            link = (f'<a href="#c-{_e(clause["id"])}"><code>{_e(clause["id"])}</code></a>'
+                    if clause["id"] in report["clauses"] else f"<code>{_e(clause['id'])}</code>")
+            out.append(f"<tr><td>{link}</td><td class=num>{clause['count']}</td>"
+                       f"<td>{count_bar(clause['count'], most)}</td></tr>")
+        out.append("</table></details>")
+    out.append("</div>")
+    return "\n".join(out)

@@ -8,7 +8,9 @@ finished readable:
 - ``results.jsonl``: one line per scenario as it finishes (every step's call, expected and actual outcome, and
   the clauses the model applied there);
 - ``tests.jsonl``: one line per pytest test as it finishes (``conformance/testlog.py``);
-- ``divergences/``: minimal scenarios written by the differential state machines.
+- ``divergences/``: minimal scenarios written by the differential state machines;
+- ``campaigns.json``: a copy of each campaign summary (``mqconf campaign``) the run includes, taken when the run
+  starts, so that rebuilding the report later shows the same campaign even if its folder has changed since.
 
 From those, :func:`write_reports` builds (again, any time: ``mqconf report DIR``) ``conformance.json`` (checked
 against ``schemas/report.json``), ``conformance.html``, ``summary.md`` and ``badge.svg``.
@@ -23,6 +25,8 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
+import shlex
 import subprocess
 from collections import Counter
 from dataclasses import asdict
@@ -111,11 +115,19 @@ def scenario_record(result: ScenarioResult, expectations: list[dict] | None = No
 
 
 class RunWriter:
-    """Writes a run's results as they happen."""
+    """Writes a run's results as they happen; ``campaigns`` are :func:`load_campaign` copies to include."""
 
-    def __init__(self, directory: Path, adapter: Any, profile: str = "quick", expectations: list[dict] | None = None):
+    def __init__(self, directory: Path, adapter: Any, profile: str = "quick", expectations: list[dict] | None = None,
+                 campaigns: list[dict] | None = None):
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
+        # written first, so that even an interrupted run's report shows them; a stale copy from an earlier run
+        # into the same folder must not survive
+        copies = directory / CAMPAIGN_COPIES
+        if campaigns:
+            copies.write_text(json.dumps(campaigns, indent=1) + "\n", encoding="utf-8")
+        elif copies.exists():
+            copies.unlink()
         self.expectations = expectations or []
         self.meta = {
             "suite": {"version": __version__, "commit": git_commit(), "fixtures_hash": fixtures_hash()},
@@ -176,6 +188,188 @@ def read_run(directory: Path) -> tuple[dict, list[dict], list[dict]]:
         raise ReportError(f"{meta_path}:{exc.lineno}: {exc.msg}") from None
     tests = [r for r in _jsonl(directory / "tests.jsonl") if r.get("kind") == "test"]
     return meta, _jsonl(directory / "results.jsonl"), tests
+
+
+# -- campaigns -----------------------------------------------------------------------------------------------
+
+CAMPAIGNS = Path("reports") / "campaigns"  # where ``mqconf campaign`` writes by default (from the current folder)
+CAMPAIGN_COPIES = "campaigns.json"
+TOP_CLAUSES = 20  # a campaign counts hundreds of clauses: the report keeps the most applied ones
+
+_INT = {"type": "integer", "minimum": 0}
+_STR = {"type": "string"}
+# The part of summary.json (conformance/campaign/run.py, write_outputs) the report reads. Checked on reading, so
+# that a damaged or foreign file is one line naming what is wrong, not a KeyError later.
+SUMMARY_SHAPE = {
+    "type": "object",
+    "required": ["campaign", "config", "run", "aggregates", "witnesses"],
+    "properties": {
+        "campaign": _STR,
+        "config": {"type": "object", "required": ["adapter", "sequences", "length", "seed"],
+                   "properties": {"adapter": _STR, "sequences": _INT, "length": _INT, "seed": {"type": "integer"},
+                                  "areas": {"type": "array", "items": _STR}, "corpus": {"type": ["string", "null"]}}},
+        "run": {"type": "object", "required": ["master"],
+                "properties": {"master": _STR, "seconds": {"type": "number", "minimum": 0}}},
+        "aggregates": {
+            "type": "object",
+            "required": ["sequences", "steps", "divergent_sequences", "signatures", "clauses", "coverage",
+                         "table_rows"],
+            "properties": {
+                "sequences": _INT, "steps": _INT, "divergent_sequences": _INT,
+                "signatures": {"type": "array", "items": {
+                    "type": "object",
+                    "required": ["op", "options", "model_reason", "impl_reason", "count", "slug", "witness"],
+                    "properties": {"op": _STR, "options": _STR, "model_reason": _STR, "impl_reason": _STR,
+                                   "count": {"type": "integer", "minimum": 1}, "slug": _STR,
+                                   "witness": {"type": "object", "required": ["sequence_id", "length"],
+                                               "properties": {"sequence_id": _STR, "length": _INT}}}}},
+                "clauses": {"type": "object", "additionalProperties": _INT},
+                "coverage": {"type": "object", "required": ["clauses_applied", "clauses_total", "table_rows_covered",
+                                                            "table_rows_total"],
+                             "additionalProperties": _INT},
+                "table_rows": {"type": "object", "additionalProperties": {
+                    "type": "object", "required": ["rows", "covered", "counts"],
+                    "properties": {"rows": _INT, "covered": _INT,
+                                   "counts": {"type": "object", "additionalProperties": _INT}}}},
+            },
+        },
+        "witnesses": {"type": "object", "additionalProperties": _STR},
+    },
+}
+
+
+def load_campaign(path: Path) -> dict[str, Any]:
+    """A campaign's ``summary.json`` (``path`` is the campaign folder or the file itself) as the copy a run keeps:
+    ``{"source": absolute path, "witnesses": {slug: absolute path}, "summary": the file as is}``. Raises
+    :class:`ReportError` (one line naming the file) when it is missing, unreadable or not a campaign summary."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    path = Path(path)
+    file = path / "summary.json" if path.is_dir() else path
+    try:
+        summary = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        where = "no summary.json in that folder (did the campaign finish?)" if path.is_dir() else "no such file"
+        raise ReportError(f"{file}: {where}; give a campaign folder under {CAMPAIGNS} or its summary.json") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReportError(f"{file}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{file}:{exc.lineno}: not JSON ({exc.msg})") from None
+    error = best_match(Draft202012Validator(SUMMARY_SHAPE).iter_errors(summary))
+    if error is not None:
+        raise ReportError(f"{file}: not a campaign summary ({error.json_path}: {error.message[:120]})")
+    file = file.resolve()
+    witnesses = {}
+    for slug, recorded in summary["witnesses"].items():
+        # summary.json records paths as seen from where `mqconf campaign` ran; the file's own folder is surer
+        beside = file.parent / "witnesses" / Path(recorded).name
+        witnesses[slug] = str(beside if beside.exists() else Path(recorded).resolve())
+    return {"source": str(file), "witnesses": witnesses, "summary": summary}
+
+
+def _campaign_adapter(folder: Path) -> str | None:
+    """The adapter a campaign folder was run on (its settings, else its summary); None when neither says."""
+    for name in ("campaign.json", "summary.json"):
+        try:
+            data = json.loads((folder / name).read_text(encoding="utf-8"))
+            adapter = data["adapter"] if name == "campaign.json" else data["config"]["adapter"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if isinstance(adapter, str):
+            return adapter
+    return None
+
+
+def latest_campaign(adapter: str, root: Path = CAMPAIGNS, warn=None) -> dict[str, Any] | None:
+    """The most recent campaign under ``root`` run on ``adapter`` (newest ``summary.json``), as
+    :func:`load_campaign` gives it; None when there is none. A newer one that cannot be read (an interrupted
+    campaign, a damaged file) is passed over with one line to ``warn``."""
+    if not root.is_dir():
+        return None
+    found = []
+    for folder in root.iterdir():
+        if folder.is_dir() and _campaign_adapter(folder) == adapter:
+            stamped = folder / "summary.json" if (folder / "summary.json").exists() else folder
+            found.append((stamped.stat().st_mtime, folder.name, folder))
+    for _, _, folder in sorted(found, reverse=True):
+        try:
+            return load_campaign(folder)
+        except ReportError as exc:
+            if warn is not None:
+                warn(f"campaign skipped: {exc}")
+    return None
+
+
+def _relative(path: str, start: Path) -> str:
+    """``path`` relative to ``start`` where that can be said (not across Windows drives)."""
+    try:
+        return os.path.relpath(path, start.resolve())
+    except ValueError:
+        return path
+
+
+def _command_path(path: str) -> str:
+    """A witness's path for a command run from the suite's folder (as ``make`` and the README do)."""
+    try:
+        return str(Path(path).relative_to(fixtures.ROOT.parent.resolve()))
+    except ValueError:
+        return path
+
+
+def campaign_section(copy: dict[str, Any], directory: Path) -> dict[str, Any]:
+    """One entry of the report's ``campaigns``: a campaign's settings, headline numbers, coverage per table,
+    every divergence signature with its witness scenario and the command that runs it, and the most applied
+    clauses. Paths are relative to the report folder ``directory`` where possible."""
+    summary = copy["summary"]
+    config, run, aggregates = summary["config"], summary["run"], summary["aggregates"]
+    signatures = []
+    for signature in aggregates["signatures"]:
+        witness = copy["witnesses"].get(signature["slug"])
+        command = (f"mqconf scenario {shlex.quote(_command_path(witness))} --adapter {shlex.quote(config['adapter'])}"
+                   if witness else None)
+        signatures.append({
+            **{k: signature[k] for k in ("op", "options", "model_reason", "impl_reason", "count", "slug")},
+            "witness": {"sequence_id": signature["witness"]["sequence_id"], "length": signature["witness"]["length"],
+                        "path": _relative(witness, directory) if witness else None, "command": command}})
+    clauses = sorted(aggregates["clauses"].items(), key=lambda item: (-item[1], item[0]))
+    return {
+        "id": summary["campaign"],
+        "adapter": config["adapter"],
+        "summary": _relative(copy["source"], directory),
+        "master": run["master"],
+        "seconds": run.get("seconds"),
+        "sequences": aggregates["sequences"],
+        "length": config["length"],
+        "seed": config["seed"],
+        "areas": list(config.get("areas") or []),
+        "corpus": config.get("corpus"),
+        "steps": aggregates["steps"],
+        "divergent_sequences": aggregates["divergent_sequences"],
+        "coverage": {k: aggregates["coverage"][k]
+                     for k in ("clauses_applied", "clauses_total", "table_rows_covered", "table_rows_total")},
+        "tables": {table_id: {"rows": table["rows"], "covered": table["covered"],
+                              "uncovered": [row for row, n in table["counts"].items() if not n]}
+                   for table_id, table in sorted(aggregates["table_rows"].items())},
+        "signatures": signatures,
+        "clauses_counted": sum(1 for _, n in clauses if n),
+        "top_clauses": [{"id": clause_id, "count": n} for clause_id, n in clauses[:TOP_CLAUSES] if n],
+    }
+
+
+def read_campaigns(directory: Path) -> list[dict[str, Any]]:
+    """The campaign copies a run folder keeps (none when it has no ``campaigns.json``)."""
+    path = directory / CAMPAIGN_COPIES
+    if not path.exists():
+        return []
+    try:
+        copies = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{path}:{exc.lineno}: {exc.msg}") from None
+    if not isinstance(copies, list) or not all(isinstance(c, dict) and {"source", "witnesses", "summary"} <= set(c)
+                                               for c in copies):
+        raise ReportError(f"{path}: not a list of campaign copies")
+    return copies
 
 
 # -- the report ----------------------------------------------------------------------------------------------
@@ -310,6 +504,7 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
         "scenarios": records,
         "tests": tests,
         "divergences": divergences,
+        "campaigns": [campaign_section(copy, directory) for copy in read_campaigns(directory)],
     }
 
 
@@ -373,6 +568,12 @@ def render_summary(report: dict[str, Any]) -> str:
         + ", ".join(f"{n} {k}" for k, n in s["clauses_by_status"].items() if n) + ".",
         "",
     ]
+    for campaign in report.get("campaigns", []):
+        cov = campaign["coverage"]
+        lines += [f"Campaign {campaign['id']} ({campaign['adapter']}): {campaign['sequences']} sequences of "
+                  f"{campaign['length']} calls, {campaign['divergent_sequences']} divergent in "
+                  f"{len(campaign['signatures'])} signature(s); {cov['clauses_applied']}/{cov['clauses_total']} "
+                  f"clauses applied, {cov['table_rows_covered']}/{cov['table_rows_total']} table rows covered.", ""]
     if report["failures"]:
         lines += ["## Failures", ""]
     for failure in report["failures"]:
