@@ -2,7 +2,8 @@
 mistake the user can make; failing steps are printed with file:line, expected, actual and clause ids; a run writes
 conformance.json and summary.md.
 
-A few checks run the CLI in a subprocess as a person would; the rest call ``conformance.cli.main`` in process.
+A few checks run the CLI in a subprocess as a person would (``adapters``, ``scenario``, a usage error; ``run`` is
+run in a subprocess by tests/test_report.py); the rest call ``conformance.cli.main`` in process.
 """
 
 from __future__ import annotations
@@ -146,14 +147,19 @@ def test_folder_without_scenarios_is_a_usage_error(tmp_path, capsys):
 
 # -- run ---------------------------------------------------------------------------------------------------------
 
-def test_run_writes_report_and_summary_and_prints_the_report_path(scenarios, tmp_path):
+def test_run_writes_report_and_summary_and_prints_the_report_path(scenarios, tmp_path, capsys, monkeypatch):
+    # In process, from the suite's folder as a person would run it (tests/test_report.py runs ``mqconf run`` in a
+    # subprocess, whole and interrupted).
+    monkeypatch.chdir(REPO)
     output = tmp_path / "run"
-    done = _mqconf("run", "--output", str(output), "--scenarios", str(scenarios))
-    assert done.returncode == 1, done.stdout + done.stderr  # one scenario fails
-    _assert_failure_described(done.stdout, scenarios / "failing.yaml")
+    status = cli.main(["run", "--output", str(output), "--scenarios", str(scenarios)])
+    out, err = capsys.readouterr()
+    assert status == 1, out + err  # one scenario fails
+    _assert_failure_described(out, scenarios / "failing.yaml")
+    assert "Traceback" not in err
     report_path = output / "conformance.json"
-    assert f"report: {report_path}" in done.stdout.splitlines()
-    assert f"summary: {output / 'summary.md'}" in done.stdout.splitlines()
+    assert f"report: {report_path}" in out.splitlines()
+    assert f"summary: {output / 'summary.md'}" in out.splitlines()
     report = json.loads(report_path.read_text())
     summary = report["summary"]
     assert (summary["scenarios"], summary["passed"], summary["failed"], summary["error"], summary["not claimed"]) == (

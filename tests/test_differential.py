@@ -3,17 +3,13 @@ and a broken implementation is caught with a minimal scenario that runs as is.""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
+from conformance import cli
 from conformance.differential import BrowseMarkMachine, ClusterMachine, GroupsMachine, machine_for
 
-ROOT = Path(__file__).resolve().parents[1]
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)  # detection only: shrinking is shown by the groups test
 
 
@@ -43,17 +39,17 @@ def _caught(machine, mutant: str, **chosen) -> AssertionError:
 
 
 @pytest.mark.self_check
-def test_a_broken_implementation_is_caught_with_a_runnable_minimal_scenario(tmp_path):
+def test_a_broken_implementation_is_caught_with_a_runnable_minimal_scenario(tmp_path, capsys):
     mutant = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
     divergence = _caught(GroupsMachine, mutant, max_examples=300, stateful_step_count=12)
     path = tmp_path / "divergences" / "divergence-groupsmachine.yaml"
     assert str(path) in str(divergence)
-    run = lambda adapter: subprocess.run(  # noqa: E731
-        [sys.executable, "-m", "conformance.cli", "scenario", str(path), "--adapter", adapter],
-        cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert run("reference").returncode == 0, run("reference").stdout
-    against_mutant = run(mutant)
-    assert against_mutant.returncode == 1 and "GroupId" in against_mutant.stdout
+    capsys.readouterr()
+    # ``mqconf scenario`` runs it as it was written (in process: tests/test_cli.py runs that command in a subprocess)
+    assert cli.main(["scenario", str(path), "--adapter", "reference"]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    assert cli.main(["scenario", str(path), "--adapter", mutant]) == 1
+    assert "GroupId" in capsys.readouterr().out
 
 
 @pytest.mark.self_check

@@ -558,19 +558,17 @@ def test_every_claimed_scenario_translates_without_adapter_errors(adapter):
     type error from a str where pymqi packs bytes, no bad call. The fake's answers are not MQ's, so whether a
     scenario passes is not checked; the only errors allowed are define_queue's refusals of attributes the
     developer queues do not have."""
-    from pathlib import Path
-
     from conformance.runner import run_scenario
-    from conformance.scenario import load_scenario, scenario_files
+    from tests_support import suite_scenarios
 
-    root = Path(__file__).resolve().parent.parent / "fixtures" / "scenarios"
     ran = 0
-    for path in scenario_files([root]):
-        result = run_scenario(load_scenario(path), adapter)
+    for scenario in suite_scenarios():
+        result = run_scenario(scenario, adapter)
         for step in result.steps:
             ran += 1
             error = step.outcome.get("error")
-            assert error is None or "not settable on a pre-defined queue" in error, (path.name, step.call, error)
+            assert error is None or "not settable on a pre-defined queue" in error, (scenario.path.name, step.call,
+                                                                                     error)
     assert ran > 100
 
 

@@ -2,7 +2,10 @@
 (``mqconf serve --stdio``, conformance/serve.py) and the schema of every message (conformance/schemas/protocol.json).
 
 - the handshake, reset and calls round-trip, and the whole scenario suite gives the same results through the
-  protocol as in process (one server for the whole module, reset between scenarios);
+  protocol as in process (one server for the whole module, reset between scenarios); the same per-file test
+  checks that call.json accepts every call the runner sends and outcome.json every outcome the model gives, and
+  that each outcome survives ``Outcome.from_json`` (the adapter checks both schemas on every exchange anyway, so
+  this costs no second run and no second validation);
 - each fault of a deliberately broken server (tests/servers/) becomes one line in an ``Outcome.error`` and the run
   goes on: the next call fails at once, and after a reset calls work again;
 - the server answers every malformed request line with a one-line error object and carries on (a Hypothesis fuzz
@@ -22,15 +25,14 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-import fixtures
 from adapters.base import AdapterError, load
-from adapters.jsonlines import MAX_LINE, PROTOCOL, JsonLinesAdapter, check_message, encode
+from adapters.jsonlines import MAX_LINE, PROTOCOL, JsonLinesAdapter, check_message, dumps, encode, schema_problem
 from adapters.reference import ReferenceAdapter
 from conformance import cli
 from conformance.runner import ERROR, PASSED, run_scenario
-from conformance.scenario import load_scenario, scenario_files
 from conformance.serve import Server, serve
-from reference.calls import OPS, Call
+from reference.calls import OPS, Call, Outcome
+from tests_support import suite_scenarios
 
 REPO = Path(__file__).resolve().parents[1]
 SERVERS = Path(__file__).resolve().parent / "servers"
@@ -125,19 +127,27 @@ def test_a_call_over_the_line_limit_is_not_sent(served):
 
 # -- the scenario suite through the protocol ------------------------------------------------------------------
 
-SCENARIOS = scenario_files([fixtures.SCENARIOS])
-ONE_SCENARIO = next(path for path in SCENARIOS if path.stem == "put-logical-order-group-of-two")
+SCENARIOS = suite_scenarios()
+ONE_SCENARIO = next(s.path for s in SCENARIOS if s.id == "put-logical-order-group-of-two")
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=[path.stem for path in SCENARIOS])
-def test_every_scenario_gives_the_same_results_through_the_protocol(path, served, in_process):
-    scenario = load_scenario(path)
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.path.stem for s in SCENARIOS])
+def test_every_scenario_gives_the_same_schema_valid_results_through_the_protocol(scenario, served, in_process):
     faults = len(served.faults)
     here, there = run_scenario(scenario, in_process), run_scenario(scenario, served)
-    assert (there.status, there.reason) == (here.status, here.reason)
+    assert (there.status, there.reason) == (here.status, here.reason), scenario.path
     assert [without_clauses(step.outcome) for step in there.steps] == [
-        without_clauses(step.outcome) for step in here.steps]
-    assert served.faults[faults:] == []
+        without_clauses(step.outcome) for step in here.steps], scenario.path
+    assert served.faults[faults:] == [], scenario.path
+    # call.json accepts every call as the runner sends it ($names bound to identifiers), outcome.json every outcome
+    # the model gives, and each outcome reads back as itself.
+    assert len(here.steps) == len(scenario.steps), (scenario.path, here.reason)
+    for step in here.steps:
+        where = f"{scenario.path}:{step.line}: step {step.index + 1} {step.op}"
+        assert schema_problem("call", dumps(step.call)) is None, (where, schema_problem("call", dumps(step.call)))
+        assert schema_problem("outcome", dumps(step.outcome)) is None, (
+            where, schema_problem("outcome", dumps(step.outcome)))
+        assert Outcome.from_json(step.outcome).to_json() == step.outcome, where
 
 
 # -- faults of a broken server --------------------------------------------------------------------------------

@@ -1,11 +1,18 @@
 """The pytest plugin a certifier runs: unclaimed areas are reported as not claimed, an implementation's
-expected failures are strict (an expected failure that passes is reported), and clause ids reach JUnit."""
+expected failures are strict (an expected failure that passes is reported), and clause ids reach JUnit.
+
+One check runs pytest in a subprocess, as a certifier does (the plugin found through its ``pytest11`` entry
+point in a fresh interpreter); the others run pytest in process with ``pytester``, where the plugin is loaded
+through the same entry point, at a fraction of the start-up cost.
+"""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 TEST = '''
 import pytest
@@ -31,6 +38,14 @@ def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
 
 
+def _inline(pytester: pytest.Pytester, request: pytest.FixtureRequest, *args: str) -> pytest.RunResult:
+    """pytest on the sample tests, in process. The plugin's ``pytest_configure`` loads the Hypothesis profile
+    it is given for the whole process, so the inner run is given this run's profile and leaves it as it was."""
+    pytester.makepyfile(test_sample=TEST)
+    profile = request.config.getoption("--mq-profile")
+    return pytester.runpytest_inprocess("-q", "-p", "no:cacheprovider", "-rsxX", f"--mq-profile={profile}", *args)
+
+
 def test_unclaimed_area_is_skipped_as_not_claimed_and_clauses_reach_junit(tmp_path):
     run = _pytest(tmp_path, f"--junitxml={tmp_path / 'junit.xml'}")
     assert "not claimed: adapter does not claim no-such-area" in run.stdout
@@ -39,24 +54,27 @@ def test_unclaimed_area_is_skipped_as_not_claimed_and_clauses_reach_junit(tmp_pa
     assert 'name="clause" value="put.logical-order.table1.row1"' in junit
 
 
-def test_expected_failures_are_strict_so_a_fixed_one_is_reported(tmp_path):
-    expectations = tmp_path / "expected.yaml"
+def test_expected_failures_are_strict_so_a_fixed_one_is_reported(pytester, request):
+    expectations = pytester.path / "expected.yaml"
     expectations.write_text(
         "implementation: sample\nexpected_failures:\n"
         "  - clause: put.logical-order.table1.row2\n    reason: not implemented yet\n    issue: https://example.invalid/2\n"
         "  - test: test_passes\n    reason: thought broken\n")
-    run = _pytest(tmp_path, f"--expectations={expectations}")
-    assert "1 failed" in run.stdout and "1 xfailed" in run.stdout, run.stdout
-    assert "XPASS(strict)" in run.stdout and "thought broken" in run.stdout
+    run = _inline(pytester, request, f"--expectations={expectations}")
+    out = run.stdout.str()
+    assert "1 failed" in out and "1 xfailed" in out, out
+    assert "XPASS(strict)" in out and "thought broken" in out
 
 
-def test_expectations_file_without_a_reason_is_one_usage_error(tmp_path):
-    expectations = tmp_path / "expected.yaml"
+def test_expectations_file_without_a_reason_is_one_usage_error(pytester, request):
+    expectations = pytester.path / "expected.yaml"
     expectations.write_text("expected_failures:\n  - scenario: put-group-of-one\n")
-    run = _pytest(tmp_path, f"--expectations={expectations}")
-    assert run.returncode == 4 and "needs a reason" in run.stderr and "Traceback" not in run.stderr
+    run = _inline(pytester, request, f"--expectations={expectations}")
+    err = run.stderr.str()
+    assert run.ret == 4 and "needs a reason" in err and "Traceback" not in err, err
 
 
-def test_unknown_adapter_is_one_usage_error(tmp_path):
-    run = _pytest(tmp_path, "--adapter=nonesuch")
-    assert run.returncode == 4 and "unknown adapter 'nonesuch'" in run.stderr and "Traceback" not in run.stderr
+def test_unknown_adapter_is_one_usage_error(pytester, request):
+    run = _inline(pytester, request, "--adapter=nonesuch")
+    err = run.stderr.str()
+    assert run.ret == 4 and "unknown adapter 'nonesuch'" in err and "Traceback" not in err, err

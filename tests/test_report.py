@@ -41,6 +41,34 @@ def _quick_run(output: Path, adapter: str, *folders: str, capsys=None) -> int:
     return cli.main(["run", "--adapter", adapter, "--output", str(output), "--scenarios", *paths])
 
 
+# Runs several tests read and none changes, made once per module (per worker under xdist) rather than once each.
+
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory) -> Path:
+    """The model on the close and put scenarios: every one passes."""
+    output = tmp_path_factory.mktemp("reference") / "run"
+    assert _quick_run(output, "reference", "close", "put") == 0
+    return output
+
+
+@pytest.fixture(scope="module")
+def mutant_run(tmp_path_factory) -> Path:
+    """MUTANT on the same scenarios: close-handle-invalid-after-warning fails."""
+    output = tmp_path_factory.mktemp("mutant") / "run"
+    assert _quick_run(output, MUTANT, "close", "put") == 1
+    return output
+
+
+@pytest.fixture(scope="module")
+def hostile_run(tmp_path_factory) -> Path:
+    """report_adapters:hostile on the get scenarios: its data differs, so there are failures to show."""
+    output = tmp_path_factory.mktemp("hostile") / "run"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(REPO / "tests"))
+        assert _quick_run(output, "report_adapters:hostile", "get") == 1
+    return output
+
+
 def test_whole_run_writes_every_report_and_its_json_matches_the_schema(tmp_path):
     output = tmp_path / "run"
     done = subprocess.run([*MQCONF, "run", "--adapter", "reference", "--output", str(output)], cwd=tmp_path,
@@ -64,37 +92,34 @@ def test_whole_run_writes_every_report_and_its_json_matches_the_schema(tmp_path)
     assert (output / "badge.svg").read_text().startswith("<svg")
 
 
-def test_report_json_schema_rejects_an_unknown_status(tmp_path):
-    assert _quick_run(tmp_path / "run", "reference", "close") == 0
-    report = _json(tmp_path / "run")
+def test_report_json_schema_rejects_an_unknown_status(reference_run):
+    report = _json(reference_run)
     validate_report(report)
     next(iter(report["clauses"].values()))["status"] = "mostly fine"
     with pytest.raises(ValidationError):
         validate_report(report)
 
 
-def test_compare_lists_regressions_and_exits_1(tmp_path, capsys):
-    assert _quick_run(tmp_path / "a", "reference", "close", "put") == 0
-    assert _quick_run(tmp_path / "b", MUTANT, "close", "put") == 1
+def test_compare_lists_regressions_and_exits_1(reference_run, mutant_run, capsys):
+    a, b = str(reference_run), str(mutant_run)
     capsys.readouterr()
-    assert cli.main(["compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 1
+    assert cli.main(["compare", a, b]) == 1
     out = capsys.readouterr().out
     assert "regressed clauses" in out and "put.close-outcome.table2.row5: passed -> failed" in out
     assert "close-handle-invalid-after-warning: passed -> failed" in out
-    assert cli.main(["compare", str(tmp_path / "b"), str(tmp_path / "a")]) == 0
+    assert cli.main(["compare", b, a]) == 0
     assert "newly passing clauses" in capsys.readouterr().out
-    assert cli.main(["compare", str(tmp_path / "a"), str(tmp_path / "a")]) == 0
+    assert cli.main(["compare", a, a]) == 0
     assert "no differences" in capsys.readouterr().out
 
 
-def test_failure_in_report_has_call_sequence_expected_actual_and_paraphrase(tmp_path):
-    assert _quick_run(tmp_path / "b", MUTANT, "close") == 1
-    report = _json(tmp_path / "b")
+def test_failure_in_report_has_call_sequence_expected_actual_and_paraphrase(mutant_run):
+    report = _json(mutant_run)
     failure = next(f for f in report["failures"] if f["id"] == "close-handle-invalid-after-warning")
     assert failure["sequence"][-1]["op"] == "close" and failure["step"]["expected"]["Reason"] == "MQRC_INCOMPLETE_GROUP"
-    page = (tmp_path / "b" / "conformance.html").read_text()
+    page = (mutant_run / "conformance.html").read_text()
     assert "minimal call sequence" in page and report["clauses"]["put.close-outcome.table2.row5"]["rule"][:40] in page
-    assert 'fill="#c62828"' in (tmp_path / "b" / "badge.svg").read_text()
+    assert 'fill="#c62828"' in (mutant_run / "badge.svg").read_text()
 
 
 def test_several_adapters_side_by_side_in_one_page(tmp_path, capsys):
@@ -110,16 +135,14 @@ def test_several_adapters_side_by_side_in_one_page(tmp_path, capsys):
     assert MUTANT in target.read_text()
 
 
-def test_hostile_adapter_strings_are_shown_as_text(tmp_path, monkeypatch):
-    monkeypatch.syspath_prepend(str(REPO / "tests"))
-    assert _quick_run(tmp_path / "h", "report_adapters:hostile", "get") == 1  # its data differs: failures
-    page = (tmp_path / "h" / "conformance.html").read_text()
+def test_hostile_adapter_strings_are_shown_as_text(hostile_run, tmp_path):
+    page = (hostile_run / "conformance.html").read_text()
     assert HOSTILE not in page and ESCAPED in page
     assert page.count("<script>") == 1  # the page's own
-    assert HOSTILE not in (tmp_path / "h" / "badge.svg").read_text()
-    assert cli.main(["matrix", str(tmp_path / "h"), "--output", str(tmp_path / "matrix.html")]) == 0
+    assert HOSTILE not in (hostile_run / "badge.svg").read_text()
+    assert cli.main(["matrix", str(hostile_run), "--output", str(tmp_path / "matrix.html")]) == 0
     assert HOSTILE not in (tmp_path / "matrix.html").read_text()
-    assert _json(tmp_path / "h")["adapter"]["name"] == HOSTILE  # the JSON keeps the string as it was
+    assert _json(hostile_run)["adapter"]["name"] == HOSTILE  # the JSON keeps the string as it was
 
 
 def test_expected_failure_that_passes_is_reported_as_unexpected_pass(tmp_path):
@@ -178,14 +201,11 @@ def _dump_dom(page: Path) -> str:
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (make test installs Debian's chromium "
                                              "when it runs as root with apt); the browser check did not run")
-def test_report_renders_in_a_real_browser_without_script_errors(tmp_path, monkeypatch):
-    monkeypatch.syspath_prepend(str(REPO / "tests"))
-    assert _quick_run(tmp_path / "m", MUTANT, "close") == 1
-    dom = _dump_dom(tmp_path / "m" / "conformance.html")
+def test_report_renders_in_a_real_browser_without_script_errors(mutant_run, hostile_run):
+    dom = _dump_dom(mutant_run / "conformance.html")
     assert 'data-rendered="ok"' in dom and 'data-script-errors="' not in dom
     assert dom.count('<tr class="clause"') == len(load_registry().clauses)
     assert "close-handle-invalid-after-warning" in dom
-    assert _quick_run(tmp_path / "h", "report_adapters:hostile", "get") == 1
-    dom = _dump_dom(tmp_path / "h" / "conformance.html")
+    dom = _dump_dom(hostile_run / "conformance.html")
     assert 'data-rendered="ok"' in dom and 'data-script-errors="' not in dom
     assert HOSTILE not in dom and ESCAPED in dom

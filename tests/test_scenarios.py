@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-import fixtures
 from conformance.clauses import load_registry
 from conformance.cli import describe_failure
 from conformance.runner import NOT_CLAIMED, PASSED, reference_attribution, run_scenario
-from conformance.scenario import load_scenario, scenario_files
+from tests_support import suite_scenarios
 
-FILES = scenario_files([fixtures.SCENARIOS])
-SCENARIOS = [load_scenario(path) for path in FILES]
+SCENARIOS = suite_scenarios()
 CASES = [
     pytest.param(s, id=s.id, marks=[pytest.mark.capability(*sorted(s.capabilities)),
                                     pytest.mark.clause(*sorted(s.clause_ids()))])

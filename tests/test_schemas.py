@@ -1,8 +1,10 @@
 """The JSON Schemas of the call language accept everything the suite produces and refuse malformed values.
 
-- call.json accepts every call of every scenario file, and outcome.json every outcome the reference adapter gives
-  when running them (one test per file for both);
-- scenario.json accepts every scenario file as plain parsed YAML;
+- scenario.json accepts every scenario file as plain parsed YAML (one test per file);
+- call.json accepts every call of every scenario file as the runner sends it, and outcome.json every outcome the
+  reference adapter gives when running them: checked, one test per file, by
+  tests/test_jsonlines.py::test_every_scenario_gives_the_same_schema_valid_results_through_the_protocol, which runs
+  each file in process and through the protocol anyway (the JSON-lines adapter validates both on every exchange);
 - each refuses malformed values with one line naming the JSON path;
 - the schemas name exactly the fields, ops and expect keys that reference/calls.py and the loader know.
 """
@@ -10,7 +12,6 @@
 from __future__ import annotations
 
 import copy
-import json
 
 import pytest
 import yaml
@@ -19,7 +20,6 @@ from jsonschema import Draft202012Validator
 import fixtures
 from adapters.reference import ReferenceAdapter
 from conformance.matching import EXPECT_KEYS
-from conformance.runner import run_scenario
 from conformance.scenario import SCENARIO_KEYS, STEP_KEYS, load_scenario, scenario_files
 from conformance.schema import (
     SchemaError,
@@ -45,39 +45,7 @@ def _schema_error(validate, value) -> SchemaError:
 
 
 # -- everything the suite produces is accepted ----------------------------------------------------------------
-
-_VALIDATED: set[tuple[str, str]] = set()  # scenarios repeat most calls and outcomes: each is checked once
-
-
-def _validate_once(validate, value) -> None:
-    key = (validate.__name__, json.dumps(value, sort_keys=True))
-    if key not in _VALIDATED:
-        validate(json.loads(key[1]))
-        _VALIDATED.add(key)
-
-
-@pytest.mark.parametrize("path", FILES, ids=IDS)
-def test_every_call_and_outcome_of_a_scenario_match_their_schemas(path):
-    scenario = load_scenario(path)
-    for step in scenario.steps:
-        # $name stands where an identifier goes in a scenario; the runner sends its value as {hex: ...}.
-        _validate_once(validate_call, _bound(step.call.to_json()))
-    result = run_scenario(scenario, ReferenceAdapter())
-    assert len(result.steps) == len(scenario.steps), result.reason
-    for step in result.steps:
-        _validate_once(validate_outcome, step.outcome)
-        assert Outcome.from_json(step.outcome).to_json() == step.outcome
-
-
-def _bound(value):
-    if isinstance(value, str) and value.startswith("$") and len(value) > 1:
-        return {"hex": "00" * 16}
-    if isinstance(value, dict):
-        return {k: _bound(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_bound(v) for v in value]
-    return value
-
+# (every call and outcome of every scenario file: see the module docstring)
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_every_scenario_file_matches_scenario_schema(path):

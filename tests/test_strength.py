@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import json
 
-import fixtures
 from adapters.mutants import EQUIVALENT, PREFIX, SEMANTIC_MUTANTS, load_mutant
 from conformance.clauses import load_registry
 from conformance.cli import build_parser
-from conformance.scenario import load_scenario, scenario_files
 from conformance.strength import (SEMANTIC, TABLE, Mutant, all_mutants, judge, ordered_for, render_markdown,
                                   run_strength, summarise, table_clause)
+from tests_support import suite_scenarios
 
-SCENARIOS = [load_scenario(path) for path in scenario_files([fixtures.SCENARIOS])]
+SCENARIOS = suite_scenarios()
 
 
 def test_mutants_are_listed_with_their_clause_and_area():

@@ -1,8 +1,24 @@
-"""Helpers shared by tests: a session that runs calls on an adapter and fails the test on executor errors."""
+"""Helpers shared by tests: a session that runs calls on an adapter and fails the test on executor errors, and the
+suite's own scenarios, read once per process."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import fixtures
+from conformance.scenario import Scenario, load_scenario, scenario_files
 from reference.calls import Call, Outcome
+
+
+@lru_cache(maxsize=None)
+def suite_scenarios() -> tuple[Scenario, ...]:
+    """Every scenario file under fixtures/scenarios, loaded and checked by the scenario loader once per process.
+
+    Several test modules run every scenario (against the adapter under test, through the JSON-lines protocol,
+    on the IBM MQ adapter's translation layer, against mutants); reading and checking 331 files is the same work
+    each time. Scenarios are frozen values, so sharing them is safe. The loader itself is tested on files of its
+    own (tests/test_loader_errors.py), never through this cache."""
+    return tuple(load_scenario(path) for path in scenario_files([fixtures.SCENARIOS]))
 
 
 class Session:
