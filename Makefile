@@ -2,6 +2,10 @@ PYTHON ?= python3
 VENV := .venv
 VENV_PY := $(VENV)/bin/python
 ALLURE := $(VENV)/allure/node_modules/.bin/allure
+# The suite starts many Python processes (xdist workers, mqconf's inner pytest, command-line tests); with bytecode
+# caches (git-ignored __pycache__) each skips recompiling the project and re-rewriting Hypothesis, even where the
+# environment sets PYTHONDONTWRITEBYTECODE.
+RUN := env -u PYTHONDONTWRITEBYTECODE
 
 .PHONY: install test conformance allure allure-cli browser clean
 
@@ -25,12 +29,12 @@ browser:
 	else echo "no chromium (needs root and apt-get to install); the browser test will be skipped"; fi
 
 test: install browser
-	$(VENV_PY) -m pytest -n auto -q
+	$(RUN) $(VENV_PY) -m pytest -n auto -q
 
 # A conformance run against the model; its last line is the path of the HTML report.
 conformance: install
-	$(VENV)/bin/mqconf campaign --adapter reference --sequences 200 --length 20 --seed 0
-	$(VENV)/bin/mqconf run --adapter reference
+	$(RUN) $(VENV)/bin/mqconf campaign --adapter reference --sequences 200 --length 20 --seed 0
+	$(RUN) $(VENV)/bin/mqconf run --adapter reference
 
 # The Allure command line (Allure 3, from the npm registry) inside the virtualenv, where mqconf finds it.
 allure-cli: $(ALLURE)

@@ -17,12 +17,14 @@ the settings and its number, so it runs the same in this process or on any Spark
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import shutil
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -248,18 +250,62 @@ class Progress:
             self.stream.flush()
 
 
-# -- aggregation with Arrow (the in-process path; spark.py does the same in Spark) ----------------------------
+# -- aggregation: a partial aggregate per partition, merged (in this process, or as a Spark reduce) ------------
 
-def signatures_of(diverged: Sequence[Mapping[str, Any]]) -> list[tuple[tuple, int, tuple[int, int, str]]]:
-    """Diverging step rows grouped by signature: (signature, count, shortest witness (length, seq, id))."""
-    groups: dict[tuple, dict[str, Any]] = {}
-    for row in diverged:
-        key = tuple(row[k] for k in SIGNATURE)
-        witness = (row["step"] + 1, row["seq"], row["sequence_id"])
-        group = groups.setdefault(key, {"count": 0, "witness": witness})
-        group["count"] += 1
-        group["witness"] = min(group["witness"], witness)
-    return [(key, g["count"], g["witness"]) for key, g in groups.items()]
+@dataclass
+class Partial:
+    """The aggregates of some partitions' stored rows. Partials merge (associative and commutative), so
+    partitions can be aggregated anywhere in any order: in this process, or on Spark executors and reduced."""
+
+    sequences: int = 0
+    steps: int = 0
+    clauses: Counter = field(default_factory=Counter)
+    # signature -> [count, shortest witness (length, seq, sequence id)]
+    signatures: dict[tuple, list] = field(default_factory=dict)
+
+    def merge(self, other: Partial) -> Partial:
+        merged = Partial(self.sequences + other.sequences, self.steps + other.steps, self.clauses + other.clauses,
+                         {k: list(v) for k, v in self.signatures.items()})
+        for key, (count, witness) in other.signatures.items():
+            mine = merged.signatures.setdefault(key, [0, witness])
+            mine[0] += count
+            mine[1] = min(mine[1], witness)
+        return merged
+
+    def aggregates(self) -> dict[str, Any]:
+        signatures = [(key, count, witness) for key, (count, witness) in self.signatures.items()]
+        return finish_aggregates(self.sequences, self.steps, self.clauses, signatures)
+
+
+def partition_aggregate(store: Store, part: int) -> Partial:
+    """The partial aggregate of one stored partition, read column by column with Arrow (sequences never span
+    partitions, so their distinct count adds up)."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    folder = store.steps / f"part={part}"
+    table = pq.read_table(folder, columns=["seq", "clauses", "diverged"])
+    clauses = Counter({c["values"]: c["counts"] for c in pc.value_counts(pc.list_flatten(table["clauses"])).to_pylist()})
+    partial = Partial(pc.count_distinct(table["seq"]).as_py(), table.num_rows, clauses)
+    if pc.any(table["diverged"]).as_py():
+        for row in pq.read_table(folder, columns=["seq", "sequence_id", "step", *SIGNATURE],
+                                 filters=[("diverged", "=", True)]).to_pylist():
+            key = tuple(row[k] for k in SIGNATURE)
+            partial = partial.merge(Partial(signatures={key: [1, (row["step"] + 1, row["seq"], row["sequence_id"])]}))
+    return partial
+
+
+def read_witness_rows(store: Store, config: CampaignConfig, seqs: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+    """The stored rows of sequences ``seqs`` in step order, read from the partitions that hold them."""
+    import pyarrow.parquet as pq
+
+    found: dict[int, list] = {s: [] for s in seqs}
+    for part in sorted({s // config.partition_size for s in seqs}):
+        wanted = [s for s in seqs if s // config.partition_size == part]
+        table = pq.read_table(store.steps / f"part={part}", columns=list(STEP_COLUMNS), filters=[("seq", "in", wanted)])
+        for row in table.to_pylist():
+            found[row["seq"]].append(row)
+    return {s: sorted(rows, key=lambda r: r["step"]) for s, rows in found.items()}
 
 
 def finish_aggregates(sequences: int, steps: int, clauses: Mapping[str, int],
@@ -336,12 +382,11 @@ def witness_scenario(signature: Mapping[str, Any], rows: Sequence[Mapping[str, A
 
 
 def write_outputs(store: Store, config: CampaignConfig, campaign_id: str, aggregates: dict[str, Any],
-                  witness_rows: Callable[[list[int]], dict[int, list[Mapping[str, Any]]]], run: dict[str, Any]
-                  ) -> dict[str, Any]:
+                  run: dict[str, Any]) -> dict[str, Any]:
     """summary.json and one witness scenario per signature; returns the summary."""
     witnesses = store.directory / "witnesses"
     shutil.rmtree(witnesses, ignore_errors=True)
-    rows = witness_rows(sorted({s["witness"]["sequence"] for s in aggregates["signatures"]}))
+    rows = read_witness_rows(store, config, sorted({s["witness"]["sequence"] for s in aggregates["signatures"]}))
     paths: dict[str, str] = {}
     if aggregates["signatures"]:
         witnesses.mkdir(parents=True)
@@ -363,31 +408,6 @@ def _dataset(store: Store):
     import pyarrow.dataset as ds
 
     return ds.dataset(store.steps, format="parquet", partitioning="hive")
-
-
-def aggregate_in_process(store: Store) -> tuple[dict[str, Any], Callable]:
-    """The aggregates of the stored rows computed with Arrow, column by column (a campaign's rows may not fit
-    in memory as Python objects); and a reader of witness rows. The same result as the Spark path's."""
-    import pyarrow.compute as pc
-
-    if not any(store.steps.rglob("*.parquet")):
-        return finish_aggregates(0, 0, {}, []), lambda seqs: {}
-    dataset = _dataset(store)
-    table = dataset.to_table(columns=["seq", "clauses", "diverged"])
-    counts = pc.value_counts(pc.list_flatten(table["clauses"])).to_pylist()
-    clauses = {c["values"]: c["counts"] for c in counts}
-    diverged = dataset.to_table(columns=["seq", "sequence_id", "step", *SIGNATURE],
-                                filter=pc.field("diverged")).to_pylist()
-    sequences = pc.count_distinct(table["seq"]).as_py()
-
-    def witness_rows(seqs: list[int]) -> dict[int, list]:
-        found: dict[int, list] = {s: [] for s in seqs}
-        if seqs:
-            for row in dataset.to_table(columns=list(STEP_COLUMNS), filter=pc.field("seq").isin(seqs)).to_pylist():
-                found[row["seq"]].append(row)
-        return {s: sorted(r, key=lambda x: x["step"]) for s, r in found.items()}
-
-    return finish_aggregates(sequences, table.num_rows, clauses, signatures_of(diverged)), witness_rows
 
 
 def run_in_process(config: CampaignConfig, store: Store, corpus: Sequence[Mapping[str, Any]] | None,
@@ -429,7 +449,8 @@ def run_campaign(config: CampaignConfig, output: Path, campaign_id: str | None =
         cleanup.callback(progress.end)
         if master == IN_PROCESS:
             ran, skipped = run_in_process(config, store, corpus, progress, stop_after)
-            aggregates, witness_rows = aggregate_in_process(store)
+            partial = functools.reduce(Partial.merge, (partition_aggregate(store, p) for p in range(config.parts)),
+                                       Partial())
         else:
             from . import spark as spark_job
 
@@ -437,7 +458,7 @@ def run_campaign(config: CampaignConfig, output: Path, campaign_id: str | None =
             if spark is None:  # a session this call started: stopped at the end, so executors shut down cleanly
                 cleanup.callback(session.stop)
             ran, skipped = spark_job.run(session, config, store, corpus, progress, stop_after)
-            aggregates, witness_rows = spark_job.aggregate(session, store)
+            partial = spark_job.aggregate(session, store, config)
         run = {"master": master, "partitions": config.parts, "partitions_run": ran, "partitions_skipped": skipped,
                "seconds": round(time.perf_counter() - started, 3)}
-        return write_outputs(store, config, campaign_id, aggregates, witness_rows, run)
+        return write_outputs(store, config, campaign_id, partial.aggregates(), run)

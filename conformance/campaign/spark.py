@@ -1,4 +1,4 @@
-"""The campaign on Spark: the session, the replay job, Parquet output and aggregation in Spark SQL.
+"""The campaign on Spark: the session, the replay job writing Parquet, and the aggregation as a map-reduce.
 
 The session binds the driver to 127.0.0.1 with the UI off and quiet logs, and runs the executors' Python
 workers on this interpreter (PYSPARK_PYTHON). ``local[*]`` is the default; any master URL (``local[2]``,
@@ -10,7 +10,7 @@ The replay is one Spark job with a task per partition. A task builds one model a
 partition's sequences (generated on the executor from (seed, index), or shipped from a corpus) and writes them
 as Parquet under ``steps/part=K`` itself, then the partition's done-marker: the rows never pass through the
 driver, which only follows the markers for progress. Nothing the tasks compute depends on the driver's state.
-Aggregation reads the stored Parquet back in Spark SQL.
+Aggregation is a second job, a map-reduce over the stored partitions (see :func:`aggregate`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .run import SIGNATURE, CampaignConfig, CampaignError, Progress, Store, Worker, finish_aggregates, replay_partition
+from .run import CampaignConfig, CampaignError, Partial, Progress, Store, Worker, partition_aggregate, replay_partition
 
 LOG4J = """\
 rootLogger.level = error
@@ -119,21 +119,6 @@ def _replay_task(config_json: str, directory: str, corpus_mode: bool):
     return task
 
 
-def spark_schema():
-    from pyspark.sql.types import (ArrayType, BooleanType, IntegerType, LongType, StringType, StructField,
-                                   StructType)
-
-    text = StringType()
-    return StructType([
-        StructField("seq", LongType()), StructField("sequence_id", text), StructField("area", text),
-        StructField("step", IntegerType()), StructField("op", text), StructField("call", text),
-        StructField("model", text), StructField("impl", text), StructField("expect", text),
-        StructField("clauses", ArrayType(text)), StructField("problems", ArrayType(text)),
-        StructField("diverged", BooleanType()), StructField("options", text), StructField("model_reason", text),
-        StructField("impl_reason", text), StructField("part", IntegerType()),
-    ])
-
-
 POLL_SECONDS = 0.25
 
 
@@ -194,29 +179,15 @@ def _first_line(exc: BaseException) -> str:
     return (python_errors[-1] if python_errors else text.strip().splitlines()[0] if text.strip() else repr(exc))[:500]
 
 
-def aggregate(spark, store: Store):
-    """The aggregates of the stored rows, computed in Spark; and a reader of witness rows."""
-    from pyspark.sql import functions as F
+def aggregate(spark, store: Store, config: CampaignConfig) -> Partial:
+    """The aggregates of the stored rows as a Spark map-reduce: each task reads its partitions' Parquet and
+    aggregates them (clause counts, sequences, divergence signatures with their shortest witness); the partial
+    aggregates are merged by ``reduce``. The counts are small, so this needs no shuffle and no SQL engine."""
+    directory = str(store.directory)
 
-    if not any(store.steps.rglob("*.parquet")):
-        return finish_aggregates(0, 0, {}, []), lambda seqs: {}
-    steps = spark.read.schema(spark_schema()).parquet(str(store.steps))
-    totals = steps.agg(F.countDistinct("seq").alias("sequences"), F.count(F.lit(1)).alias("steps")).first()
-    clauses = {r["clause"]: r["n"] for r in
-               steps.select(F.explode("clauses").alias("clause")).groupBy("clause").agg(F.count(F.lit(1)).alias("n"))
-               .collect()}
-    witness = F.min(F.struct((F.col("step") + 1).alias("length"), F.col("seq"), F.col("sequence_id")))
-    grouped = (steps.where(F.col("diverged")).groupBy(*SIGNATURE)
-               .agg(F.count(F.lit(1)).alias("count"), witness.alias("witness")).collect())
-    signatures = [(tuple(r[k] for k in SIGNATURE), r["count"],
-                   (r["witness"]["length"], r["witness"]["seq"], r["witness"]["sequence_id"])) for r in grouped]
+    def aggregate_partition(part: int) -> Partial:
+        return partition_aggregate(Store(Path(directory)), part)
 
-    def witness_rows(seqs: list[int]) -> dict[int, list]:
-        if not seqs:
-            return {}
-        found: dict[int, list] = {s: [] for s in seqs}
-        for row in steps.where(F.col("seq").isin(seqs)).orderBy("seq", "step").collect():
-            found[row["seq"]].append(row.asDict())
-        return found
-
-    return finish_aggregates(totals["sequences"], totals["steps"], clauses, signatures), witness_rows
+    parts = list(range(config.parts))
+    slices = min(len(parts), 4 * max(1, spark.sparkContext.defaultParallelism))
+    return spark.sparkContext.parallelize(parts, slices).map(aggregate_partition).reduce(Partial.merge)
