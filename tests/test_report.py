@@ -38,7 +38,7 @@ def _json(run: Path) -> dict:
 def _quick_run(output: Path, adapter: str, *folders: str, capsys=None) -> int:
     """A scenario-only run (no pytest part) of some scenario folders, in process."""
     paths = [str(SCENARIOS / folder) for folder in folders]
-    return cli.main(["run", "--adapter", adapter, "--output", str(output), "--scenarios", *paths])
+    return cli.main(["run", "--no-campaign", "--adapter", adapter, "--output", str(output), "--scenarios", *paths])
 
 
 # Runs several tests read and none changes, made once per module (per worker under xdist) rather than once each.
@@ -123,7 +123,7 @@ def test_failure_in_report_has_call_sequence_expected_actual_and_paraphrase(muta
 
 
 def test_several_adapters_side_by_side_in_one_page(tmp_path, capsys):
-    status = cli.main(["run", "--adapter", "reference", "--adapter", MUTANT, "--output", str(tmp_path / "m"),
+    status = cli.main(["run", "--no-campaign", "--adapter", "reference", "--adapter", MUTANT, "--output", str(tmp_path / "m"),
                        "--scenarios", str(SCENARIOS / "close")])
     assert status == 1
     page = (tmp_path / "m" / "matrix.html").read_text()
@@ -149,11 +149,11 @@ def test_expected_failure_that_passes_is_reported_as_unexpected_pass(tmp_path):
     expectations = tmp_path / "expected.yaml"
     expectations.write_text("expected_failures:\n  - scenario: close-handle-invalid-after-warning\n"
                             "    reason: known bug\n    issue: https://example.invalid/1\n")
-    assert cli.main(["run", "--adapter", "reference", "--output", str(tmp_path / "r"), "--expectations",
+    assert cli.main(["run", "--no-campaign", "--adapter", "reference", "--output", str(tmp_path / "r"), "--expectations",
                      str(expectations), "--scenarios", str(SCENARIOS / "close")]) == 1
     report = _json(tmp_path / "r")
     assert report["clauses"]["close.handle-invalid-after"]["status"] == "unexpected pass"
-    assert cli.main(["run", "--adapter", MUTANT, "--output", str(tmp_path / "m"), "--expectations", str(expectations),
+    assert cli.main(["run", "--no-campaign", "--adapter", MUTANT, "--output", str(tmp_path / "m"), "--expectations", str(expectations),
                      "--scenarios", str(SCENARIOS / "close" / "close-handle-invalid-after-warning.yaml")]) == 1
     statuses = {r["id"]: r["status"] for r in _json(tmp_path / "m")["scenarios"]}
     assert statuses == {"close-handle-invalid-after-warning": "expected failure"}
