@@ -8,17 +8,19 @@ table (fixtures/tables/get-logical-order.yaml), reassembly, GroupStatus/SegmentS
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import browse_mark, msgflags, segmentation
 from .constants import VALUES, name_of
 from .errors import NotModelled
 from .handles import Connection, GroupPosition, ObjectHandle
-from .msgflags import group_status, segment_status, segmentation_status
+from .msgflags import group_status, segment_status
 from .open import OO_INPUT
 from .options import first_broken, unknown_bits
 from .queue import GET_PENDING, VISIBLE, LocalQueue, StoredMessage
 from .result import MQCC_FAILED, MQCC_OK, MQCC_WARNING, Result, failure
+from .tables import Row
 from .structures import MQGMO, MQGMO_VERSION_2, MQGMO_VERSION_3, MQMD, MQMD_VERSION_2, NONE_ID
 
 if TYPE_CHECKING:
@@ -27,17 +29,36 @@ if TYPE_CHECKING:
 GMO = {name: VALUES[name] for name in VALUES if name.startswith("MQGMO_")}
 MO = {name: VALUES[name] for name in VALUES if name.startswith("MQMO_")}
 OO_BROWSE = VALUES["MQOO_BROWSE"]
+OO_CO_OP = VALUES["MQOO_CO_OP"]
 MQWI_UNLIMITED = VALUES["MQWI_UNLIMITED"]
 MQPER_PERSISTENT = VALUES["MQPER_PERSISTENT"]
 TABLE4 = "get.logical-order.table4"
 
-BROWSE = GMO["MQGMO_BROWSE_FIRST"] | GMO["MQGMO_BROWSE_NEXT"] | GMO["MQGMO_BROWSE_MSG_UNDER_CURSOR"]
+GMO_WAIT, GMO_SET_SIGNAL = GMO["MQGMO_WAIT"], GMO["MQGMO_SET_SIGNAL"]
+GMO_SYNCPOINT, GMO_SYNCPOINT_IF_PERSISTENT = GMO["MQGMO_SYNCPOINT"], GMO["MQGMO_SYNCPOINT_IF_PERSISTENT"]
+GMO_BROWSE_FIRST, GMO_BROWSE_NEXT = GMO["MQGMO_BROWSE_FIRST"], GMO["MQGMO_BROWSE_NEXT"]
+GMO_LOGICAL_ORDER, GMO_COMPLETE_MSG = GMO["MQGMO_LOGICAL_ORDER"], GMO["MQGMO_COMPLETE_MSG"]
+GMO_ALL_MSGS_AVAILABLE = GMO["MQGMO_ALL_MSGS_AVAILABLE"]
+GMO_ALL_SEGMENTS_AVAILABLE = GMO["MQGMO_ALL_SEGMENTS_AVAILABLE"]
+GMO_ACCEPT_TRUNCATED_MSG = GMO["MQGMO_ACCEPT_TRUNCATED_MSG"]
+GMO_MARK_BROWSE_HANDLE, GMO_UNMARK_BROWSE_HANDLE = GMO["MQGMO_MARK_BROWSE_HANDLE"], GMO["MQGMO_UNMARK_BROWSE_HANDLE"]
+GMO_MARK_BROWSE_CO_OP, GMO_UNMARK_BROWSE_CO_OP = GMO["MQGMO_MARK_BROWSE_CO_OP"], GMO["MQGMO_UNMARK_BROWSE_CO_OP"]
+GMO_UNMARKED_BROWSE_MSG = GMO["MQGMO_UNMARKED_BROWSE_MSG"]
+MO_MATCH_MSG_ID, MO_MATCH_CORREL_ID = MO["MQMO_MATCH_MSG_ID"], MO["MQMO_MATCH_CORREL_ID"]
+MO_MATCH_GROUP_ID, MO_MATCH_MSG_TOKEN = MO["MQMO_MATCH_GROUP_ID"], MO["MQMO_MATCH_MSG_TOKEN"]
+MO_MATCH_MSG_SEQ_NUMBER, MO_MATCH_OFFSET = MO["MQMO_MATCH_MSG_SEQ_NUMBER"], MO["MQMO_MATCH_OFFSET"]
+
+BROWSE = GMO_BROWSE_FIRST | GMO_BROWSE_NEXT | GMO["MQGMO_BROWSE_MSG_UNDER_CURSOR"]
 UNDER_CURSOR = GMO["MQGMO_BROWSE_MSG_UNDER_CURSOR"] | GMO["MQGMO_MSG_UNDER_CURSOR"]
 # Options whose behaviour lives in modules not written yet; a call using one is refused, never guessed at.
 NOT_YET = ("MQGMO_LOCK", "MQGMO_UNLOCK")
-CO_OP_OPTIONS = GMO["MQGMO_MARK_BROWSE_CO_OP"] | GMO["MQGMO_UNMARK_BROWSE_CO_OP"]
-OO_CO_OP = VALUES["MQOO_CO_OP"]
-MATCH_NEEDING_MD2 = MO["MQMO_MATCH_GROUP_ID"] | MO["MQMO_MATCH_MSG_SEQ_NUMBER"] | MO["MQMO_MATCH_OFFSET"]
+NOT_YET_OPTIONS = sum(GMO[name] for name in NOT_YET)
+CO_OP_OPTIONS = GMO_MARK_BROWSE_CO_OP | GMO_UNMARK_BROWSE_CO_OP
+MATCH_NEEDING_MD2 = MO_MATCH_GROUP_ID | MO_MATCH_MSG_SEQ_NUMBER | MO_MATCH_OFFSET
+# Only these options can make a message that matches unavailable (see _available).
+WHOLE_OPTIONS = GMO_ALL_MSGS_AVAILABLE | GMO_ALL_SEGMENTS_AVAILABLE | GMO_COMPLETE_MSG
+MATCH_CLAUSES = {"MsgId": "get.match.msg-id", "CorrelId": "get.match.correl-id", "GroupId": "get.match.group-id",
+                 "MsgSeqNumber": "get.match.msg-seq-number", "Offset": "get.match.offset"}
 
 GROUPED = msgflags.ANY_GROUP | msgflags.ANY_SEGMENT
 
@@ -50,25 +71,25 @@ def selection(md: MQMD, match: int) -> tuple[dict[str, bytes], dict[str, int]]:
     get.match.offset.
     """
     keys: dict[str, bytes] = {}
-    if match & MO["MQMO_MATCH_MSG_ID"] and md.MsgId != NONE_ID:
-        keys["MsgId"] = md.MsgId
-    if match & MO["MQMO_MATCH_CORREL_ID"] and md.CorrelId != NONE_ID:
-        keys["CorrelId"] = md.CorrelId
-    if match & MO["MQMO_MATCH_GROUP_ID"] and md.GroupId != NONE_ID:
-        keys["GroupId"] = md.GroupId
     numbers: dict[str, int] = {}
-    if match & MO["MQMO_MATCH_MSG_SEQ_NUMBER"]:
+    if not match:
+        return keys, numbers
+    if match & MO_MATCH_MSG_ID and md.MsgId != NONE_ID:
+        keys["MsgId"] = md.MsgId
+    if match & MO_MATCH_CORREL_ID and md.CorrelId != NONE_ID:
+        keys["CorrelId"] = md.CorrelId
+    if match & MO_MATCH_GROUP_ID and md.GroupId != NONE_ID:
+        keys["GroupId"] = md.GroupId
+    if match & MO_MATCH_MSG_SEQ_NUMBER:
         numbers["MsgSeqNumber"] = md.MsgSeqNumber
-    if match & MO["MQMO_MATCH_OFFSET"]:
+    if match & MO_MATCH_OFFSET:
         numbers["Offset"] = md.Offset
     return keys, numbers
 
 
 def match_clauses(keys: dict[str, bytes], numbers: dict[str, int]) -> list[str]:
     """The clause ids of the match options a selection used."""
-    named = {"MsgId": "get.match.msg-id", "CorrelId": "get.match.correl-id", "GroupId": "get.match.group-id",
-             "MsgSeqNumber": "get.match.msg-seq-number", "Offset": "get.match.offset"}
-    return [named[name] for name in (*keys, *numbers)]
+    return [MATCH_CLAUSES[name] for name in (*keys, *numbers)]
 
 
 def _available(queue: LocalQueue, message: StoredMessage, options: int, clauses: list[str]) -> bool:
@@ -77,27 +98,26 @@ def _available(queue: LocalQueue, message: StoredMessage, options: int, clauses:
     Clauses: get.all-msgs-available.complete, get.all-segments-available.complete, get.complete-msg.only-whole.
     """
     flags = message.md.MsgFlags
-    if options & GMO["MQGMO_ALL_MSGS_AVAILABLE"] and flags & msgflags.ANY_GROUP:
+    if options & GMO_ALL_MSGS_AVAILABLE and flags & msgflags.ANY_GROUP:
         if not segmentation.group_complete(queue, message.md.GroupId):
             clauses.append("get.all-msgs-available.complete")
             return False
     # MQGMO_ALL_MSGS_AVAILABLE implies MQGMO_ALL_SEGMENTS_AVAILABLE (get.all-msgs-available.implies-all-segments).
-    whole = GMO["MQGMO_ALL_SEGMENTS_AVAILABLE"] | GMO["MQGMO_COMPLETE_MSG"] | GMO["MQGMO_ALL_MSGS_AVAILABLE"]
-    if flags & msgflags.SEGMENT and options & whole:
+    if flags & msgflags.SEGMENT and options & WHOLE_OPTIONS:
         start = message if message.md.Offset == 0 else None
-        if options & GMO["MQGMO_COMPLETE_MSG"] and start is None:
+        if options & GMO_COMPLETE_MSG and start is None:
             return False  # only the first segment stands for a whole logical message
         if start is None:
             start = _first_segment(queue, message)
         if start is None or segmentation.logical_message(queue, start) is None:
-            clauses.append("get.complete-msg.only-whole" if options & GMO["MQGMO_COMPLETE_MSG"]
+            clauses.append("get.complete-msg.only-whole" if options & GMO_COMPLETE_MSG
                            else "get.all-segments-available.complete")
             return False
     return True
 
 
 def _first_segment(queue: LocalQueue, message: StoredMessage) -> StoredMessage | None:
-    for other in queue.indexes["GroupId"].get(message.md.GroupId, {}).values():
+    for other in queue.index("GroupId").get(message.md.GroupId, {}).values():
         if other.md.MsgSeqNumber == message.md.MsgSeqNumber and other.md.Offset == 0 and other.state == VISIBLE:
             return other
     return None
@@ -113,10 +133,12 @@ def find_physical(queue: LocalQueue, keys: dict, numbers: dict, options: int, af
     ``skip`` (the browse-mark filter) does not pass over. Because BROWSE_NEXT looks only past the cursor, a
     group whose last message precedes its first is found again (get.browse.past-group-end-repeats)."""
     for message in queue.candidates(keys):
-        if message.state != VISIBLE or not _after(queue, message, after) or (skip and skip(message)):
+        if message.state != VISIBLE or (after is not None and not _after(queue, message, after)) or \
+                (skip and skip(message)):
             continue
-        if all(getattr(message.md, name) == wanted for name, wanted in numbers.items()) and \
-                _available(queue, message, options, clauses):
+        if numbers and any(getattr(message.md, name) != wanted for name, wanted in numbers.items()):
+            continue
+        if not options & WHOLE_OPTIONS or _available(queue, message, options, clauses):
             return message
     return None
 
@@ -131,14 +153,15 @@ def find_group_start(queue: LocalQueue, keys: dict, options: int, after: tuple[i
         if message.state != VISIBLE or not _after(queue, message, after) or (skip and skip(message)):
             continue
         first = message.md.MsgSeqNumber == seq and message.md.Offset == offset
-        if (first or not first_item_only) and _available(queue, message, options, clauses):
+        if (first or not first_item_only) and (not options & WHOLE_OPTIONS or
+                                                _available(queue, message, options, clauses)):
             return message
     return None
 
 
 def find_next_item(queue: LocalQueue, group_id: bytes, seq: int, offset: int) -> StoredMessage | None:
     """Logical order inside a group or logical message: exactly the next item, wherever it is on the queue."""
-    for message in queue.indexes["GroupId"].get(group_id, {}).values():
+    for message in queue.index("GroupId").get(group_id, {}).values():
         md = message.md
         if message.state == VISIBLE and md.MsgSeqNumber == seq and md.Offset == offset:
             return message
@@ -147,13 +170,94 @@ def find_next_item(queue: LocalQueue, group_id: bytes, seq: int, offset: int) ->
 
 def _no_message(qm: QueueManager, gmo: MQGMO, clauses: list[str]) -> Result:
     # Nothing moves: a browse at the end of the queue keeps its cursor (get.browse.end-of-queue-cursor-stays).
-    if gmo.Options & GMO["MQGMO_WAIT"]:
+    if gmo.Options & GMO_WAIT:
         if gmo.WaitInterval == MQWI_UNLIMITED:
             raise NotModelled("an unlimited MQGMO_WAIT with no message would never return")
         # Nothing else runs while a call waits in the model, so the wait always ends empty-handed.
         qm.clock.advance(max(gmo.WaitInterval, 0))
         clauses.append("get.wait.expires")
     return Result(MQCC_FAILED, VALUES["MQRC_NO_MSG_AVAILABLE"], clauses + ["get.no-msg-available"])
+
+
+@dataclass(frozen=True, slots=True)
+class GetRequest:
+    """What a get's options, match options, MQGMO and MQMD versions and the handle's open options decide.
+
+    The checks are those :func:`get` makes before it chooses a message, in its order; the queue's InhibitGet
+    is checked between ``refused`` and ``refused_later`` (each a failure's reason name and clause).
+    """
+
+    refused: tuple[str, str] | None
+    refused_later: tuple[str, str] | None
+    not_modelled: str | None
+    browse: bool
+    under_cursor: bool
+    logical: bool
+    complete: bool
+    match: int  # the match options in force (a version-1 MQGMO has none: MsgId and CorrelId)
+    token: bool  # MQMO_MATCH_MSG_TOKEN chooses the message
+    clauses: tuple[str, ...]
+
+
+def get_request(qm: QueueManager, gmo: MQGMO, md: MQMD, handle: ObjectHandle) -> GetRequest:
+    """The option checks of a get, remembered on the queue manager's Spec (they depend on nothing else).
+
+    Clauses: get.options.*, get.browse.not-open-for-browse, get.browse.msg-under-cursor-needs-input,
+    get.not-open-for-input, get.match.gmo-version-1, get.match.unknown-option, get.match.needs-md-version-2,
+    browse-mark.match-msg-token-needs-gmo-version-3, browse-mark.match-msg-token-not-with-wait,
+    browse-mark.co-op-needs-co-op-handle.
+    """
+    key = ("get_request", gmo.Options, gmo.Version, gmo.MatchOptions, md.Version >= MQMD_VERSION_2, handle.options)
+    memo = qm.spec.memo
+    request = memo.get(key)
+    if request is None:
+        request = memo[key] = _get_request(qm, *key[1:])
+    return request
+
+
+def _get_request(qm: QueueManager, options: int, gmo_version: int, match_options: int, md_version2: bool,
+                 handle_options: int) -> GetRequest:
+    refused = refused_later = not_modelled = None
+    browse = bool(options & BROWSE)
+    under_cursor = bool(options & UNDER_CURSOR)
+    if unknown_bits(options, "MQGMO"):
+        refused = ("MQRC_OPTIONS_ERROR", "get.options.unknown")
+    else:
+        broken = first_broken(qm.spec["get.options"], options, "MQGET-BROWSE" if browse else "MQGET")
+        if broken is not None:
+            refused = (broken.reason, broken.id)
+    if refused is None and options & NOT_YET_OPTIONS:
+        name = next(name for name in NOT_YET if options & GMO[name])
+        raise NotModelled(f"{name} is not modelled by the reference model yet")
+    if refused is None and (browse or under_cursor) and not handle_options & OO_BROWSE:
+        refused = ("MQRC_NOT_OPEN_FOR_BROWSE", "get.browse.not-open-for-browse")
+    if refused is None and not browse and not handle_options & OO_INPUT:
+        refused = ("MQRC_NOT_OPEN_FOR_INPUT", "get.browse.msg-under-cursor-needs-input" if under_cursor
+                   else "get.not-open-for-input")
+
+    # -- after the queue's InhibitGet --
+    clauses = []
+    if gmo_version >= MQGMO_VERSION_2:
+        match = match_options
+    else:
+        match = MO_MATCH_MSG_ID | MO_MATCH_CORREL_ID
+        clauses.append("get.match.gmo-version-1")
+    token = bool(match & MO_MATCH_MSG_TOKEN) and not under_cursor
+    if unknown_bits(match, "MQMO"):
+        refused_later = ("MQRC_MATCH_OPTIONS_ERROR", "get.match.unknown-option")
+    elif token and gmo_version < MQGMO_VERSION_3:
+        refused_later = ("MQRC_WRONG_GMO_VERSION", "browse-mark.match-msg-token-needs-gmo-version-3")
+    elif token and options & (GMO_WAIT | GMO_SET_SIGNAL):
+        refused_later = ("MQRC_MSG_TOKEN_ERROR", "browse-mark.match-msg-token-not-with-wait")
+    elif options & CO_OP_OPTIONS and not handle_options & OO_CO_OP:
+        refused_later = ("MQRC_OPTIONS_ERROR", "browse-mark.co-op-needs-co-op-handle")
+    elif match & MATCH_NEEDING_MD2 and not md_version2:
+        refused_later = ("MQRC_WRONG_MD_VERSION", "get.match.needs-md-version-2")
+    logical = bool(options & GMO_LOGICAL_ORDER)
+    if token and logical:
+        not_modelled = "MQMO_MATCH_MSG_TOKEN together with MQGMO_LOGICAL_ORDER"
+    return GetRequest(refused, refused_later, not_modelled, browse, under_cursor, logical,
+                      bool(options & GMO_COMPLETE_MSG), match, token, tuple(clauses))
 
 
 def get(
@@ -167,63 +271,35 @@ def get(
 ) -> Result:
     """MQGET on ``handle``: remove, set aside under syncpoint, or browse the message the options select.
 
+    What the options decide is looked up once per combination (:func:`get_request`); the rest is done here.
+
     Clauses: get.options.*, get.not-open-for-input, get.browse.*, get.get-inhibited, get.match.*,
     get.logical-order.*, get.all-msgs-available.*, get.all-segments-available.*, get.complete-msg.*,
     get.no-msg-available, get.wait.*, get.order.*, get.truncated.*, get.syncpoint.*, get.status.*.
     """
-    options = gmo.Options
-    if unknown_bits(options, "MQGMO"):
-        return failure("MQRC_OPTIONS_ERROR", "get.options.unknown")
-    browse = bool(options & BROWSE)
-    broken = first_broken(qm.spec["get.options"], options, "MQGET-BROWSE" if browse else "MQGET")
-    if broken is not None:
-        return failure(broken.reason, broken.id)
-    for name in NOT_YET:
-        if options & GMO[name]:
-            raise NotModelled(f"{name} is not modelled by the reference model yet")
-    under_cursor = bool(options & UNDER_CURSOR)
-    if (browse or under_cursor) and not handle.options & OO_BROWSE:
-        return failure("MQRC_NOT_OPEN_FOR_BROWSE", "get.browse.not-open-for-browse")
-    if not browse and not handle.options & OO_INPUT:
-        return failure("MQRC_NOT_OPEN_FOR_INPUT", "get.browse.msg-under-cursor-needs-input" if under_cursor
-                       else "get.not-open-for-input")
+    request = get_request(qm, gmo, md, handle)
+    if request.refused is not None:
+        return failure(*request.refused)
     if queue.definition.InhibitGet:
         return failure("MQRC_GET_INHIBITED", "get.get-inhibited")
-
-    clauses: list[str] = []
-    if gmo.Version >= MQGMO_VERSION_2:
-        match = gmo.MatchOptions
-    else:
-        match = MO["MQMO_MATCH_MSG_ID"] | MO["MQMO_MATCH_CORREL_ID"]
-        clauses.append("get.match.gmo-version-1")
-    if unknown_bits(match, "MQMO"):
-        return failure("MQRC_MATCH_OPTIONS_ERROR", "get.match.unknown-option")
-    token = None
-    if match & MO["MQMO_MATCH_MSG_TOKEN"] and not under_cursor:
-        if gmo.Version < MQGMO_VERSION_3:
-            return failure("MQRC_WRONG_GMO_VERSION", "browse-mark.match-msg-token-needs-gmo-version-3")
-        if options & (GMO["MQGMO_WAIT"] | GMO["MQGMO_SET_SIGNAL"]):
-            return failure("MQRC_MSG_TOKEN_ERROR", "browse-mark.match-msg-token-not-with-wait")
-        token = gmo.MsgToken
-    if options & CO_OP_OPTIONS and not handle.options & OO_CO_OP:
-        return failure("MQRC_OPTIONS_ERROR", "browse-mark.co-op-needs-co-op-handle")
-    if match & MATCH_NEEDING_MD2 and md.Version < MQMD_VERSION_2:
-        return failure("MQRC_WRONG_MD_VERSION", "get.match.needs-md-version-2")
-
-    logical = bool(options & GMO["MQGMO_LOGICAL_ORDER"])
-    complete = bool(options & GMO["MQGMO_COMPLETE_MSG"])
-    if token is not None and logical:
-        raise NotModelled("MQMO_MATCH_MSG_TOKEN together with MQGMO_LOGICAL_ORDER")
+    if request.refused_later is not None:
+        return failure(*request.refused_later)
+    if request.not_modelled is not None:
+        raise NotModelled(request.not_modelled)
+    options, match = gmo.Options, request.match
+    browse, under_cursor, logical, complete = request.browse, request.under_cursor, request.logical, request.complete
+    token = gmo.MsgToken if request.token else None
+    clauses = list(request.clauses)
     skip = None
-    if options & GMO["MQGMO_UNMARKED_BROWSE_MSG"]:
+    if options & GMO_UNMARKED_BROWSE_MSG:
         co_op, now, interval = bool(handle.options & OO_CO_OP), qm.clock.now_ms, qm.mark_browse_interval
         skip = lambda m: browse_mark.marked_for(m, handle.hobj, co_op, now, interval)  # noqa: E731
         clauses.append("browse-mark.unmarked-browse-msg")
     if browse and not under_cursor:
-        if options & GMO["MQGMO_BROWSE_NEXT"] and handle.browse_logical is not None \
+        if options & GMO_BROWSE_NEXT and handle.browse_logical is not None \
                 and handle.browse_logical != logical:
             return failure("MQRC_INCONSISTENT_BROWSE", "get.browse.next-keeps-logical-order")
-        restart = bool(options & GMO["MQGMO_BROWSE_FIRST"]) or handle.browse_logical is None
+        restart = bool(options & GMO_BROWSE_FIRST) or handle.browse_logical is None
     else:
         restart = False
     # A browse that starts again works on a fresh position and cursor, which replace the handle's only if the
@@ -245,16 +321,13 @@ def get(
             return failure("MQRC_INVALID_MSG_UNDER_CURSOR", "get.complete-msg.invalid-msg-under-cursor")
         clauses.append("get.browse.under-cursor-ignores-match-options")
     elif logical:
-        row = qm.spec[TABLE4].lookup(
-            previous_group_status=name_of(group_status(position.flags), "MQGS"),
-            previous_segment_status=name_of(segment_status(position.flags), "MQSS"),
-        )
+        row = logical_order_row(qm, position.flags)
         clauses.append(row.id)
         # The row says which MsgSeqNumber and Offset the next message must have, whether it continues a group
         # or starts one; "start" rows say 1 and 0 (get.logical-order.first-item).
-        seq = {"one": 1, "previous": position.seq, "previous-plus-one": position.seq + 1}[row.then["MsgSeqNumber"]]
-        offset = {"zero": 0, "previous-end": position.offset + position.length}[row.then["Offset"]]
-        if row.then["select"] == "next":
+        then = row.then
+        seq, offset = _msg_seq_number(then["MsgSeqNumber"], position), _offset(then["Offset"], position)
+        if then["select"] == "next":
             message = find_next_item(queue, position.group_id, seq, offset)
             mismatch = _inapplicable_mismatch(md, match, position.group_id, seq, offset, message)
             if mismatch:
@@ -263,10 +336,10 @@ def get(
                 return _no_message(qm, gmo, clauses + ["get.logical-order.next-item-only"])
             clauses.append("get.logical-order.next-item-only")
         else:
-            if (match & MO["MQMO_MATCH_MSG_SEQ_NUMBER"] and md.MsgSeqNumber != seq) or \
-                    (match & MO["MQMO_MATCH_OFFSET"] and md.Offset != offset):
+            if (match & MO_MATCH_MSG_SEQ_NUMBER and md.MsgSeqNumber != seq) or \
+                    (match & MO_MATCH_OFFSET and md.Offset != offset):
                 return failure("MQRC_MATCH_OPTIONS_ERROR", "get.logical-order.match-options-must-agree")
-            keys, _numbers = selection(md, match & ~(MO["MQMO_MATCH_MSG_SEQ_NUMBER"] | MO["MQMO_MATCH_OFFSET"]))
+            keys, _numbers = selection(md, match & ~(MO_MATCH_MSG_SEQ_NUMBER | MO_MATCH_OFFSET))
             clauses.extend(match_clauses(keys, {}))
             after = anchor if browse else None
             message = find_group_start(queue, keys, options, after, clauses, skip, seq, offset,
@@ -277,9 +350,10 @@ def get(
             started_group = True
     else:
         keys, numbers = selection(md, match)
-        clauses.extend(match_clauses(keys, numbers))
+        if keys or numbers:
+            clauses.extend(match_clauses(keys, numbers))
         after = None
-        if browse and options & GMO["MQGMO_BROWSE_NEXT"] and cursor:
+        if browse and options & GMO_BROWSE_NEXT and cursor:
             after = cursor[0]
             clauses.append("get.browse.cursor-moves-forward")
         if token is not None:
@@ -297,9 +371,9 @@ def get(
         if pieces is None:
             return _no_message(qm, gmo, clauses + ["get.complete-msg.only-whole"])
         clauses.append("get.complete-msg.reassembled")
-    data = b"".join(piece.data for piece in pieces)
+    data = pieces[0].data if len(pieces) == 1 else b"".join(piece.data for piece in pieces)
     persistent = message.md.Persistence == MQPER_PERSISTENT
-    if options & GMO["MQGMO_MARK_BROWSE_CO_OP"] and \
+    if options & GMO_MARK_BROWSE_CO_OP and \
             browse_mark.coop_marked(message, qm.clock.now_ms, qm.mark_browse_interval):
         return failure("MQRC_MSG_MARKED_BROWSE_CO_OP", "browse-mark.already-co-op-marked")
 
@@ -307,7 +381,7 @@ def get(
     comp_code, reason = MQCC_OK, "MQRC_NONE"
     destructive = not browse
     syncpoint = destructive and bool(
-        options & GMO["MQGMO_SYNCPOINT"] or (options & GMO["MQGMO_SYNCPOINT_IF_PERSISTENT"] and persistent))
+        options & GMO_SYNCPOINT or (options & GMO_SYNCPOINT_IF_PERSISTENT and persistent))
     if destructive:
         if complete and len(pieces) > 1 and persistent and not syncpoint and conn.uow is not None:
             return failure("MQRC_UOW_NOT_AVAILABLE", "get.complete-msg.uow-not-available")
@@ -326,7 +400,7 @@ def get(
         clauses.append("get.browse.does-not-remove")
     if buffer_length is not None and len(data) > buffer_length:
         comp_code = MQCC_WARNING
-        if options & GMO["MQGMO_ACCEPT_TRUNCATED_MSG"]:
+        if options & GMO_ACCEPT_TRUNCATED_MSG:
             reason = "MQRC_TRUNCATED_MSG_ACCEPTED"
             clauses.append("get.truncated.accepted")
         else:
@@ -353,10 +427,13 @@ def get(
         else:
             for piece in pieces:
                 queue.remove(piece)
-        if any(piece.handle_marks or piece.coop_marked_at is not None for piece in pieces):
-            clauses.append("browse-mark.destructive-get-unmarks")
+        marked = False
         for piece in pieces:
-            browse_mark.clear_marks(piece)
+            if piece.handle_marks is not None or piece.coop_marked_at is not None:  # else nothing to clear
+                marked = marked or bool(piece.handle_marks) or piece.coop_marked_at is not None
+                browse_mark.clear_marks(piece)
+        if marked:
+            clauses.append("browse-mark.destructive-get-unmarks")
     if browse and reason != "MQRC_TRUNCATED_MSG_FAILED":
         _apply_marks(qm, handle, message, options, clauses)
     moved = browse and not under_cursor and reason != "MQRC_TRUNCATED_MSG_FAILED"
@@ -379,29 +456,64 @@ def get(
                     ResolvedQName=queue.definition.name, MatchOptions=gmo.MatchOptions)
     if gmo.Version >= MQGMO_VERSION_2:
         flags = message.md.MsgFlags | (out.MsgFlags & msgflags.ANY_SEGMENT if len(pieces) > 1 else 0)
-        gmo_out.GroupStatus, gmo_out.SegmentStatus = group_status(flags), segment_status(flags)
-        gmo_out.Segmentation = segmentation_status(flags)
+        gmo_out.GroupStatus, gmo_out.SegmentStatus, gmo_out.Segmentation = msgflags.statuses(flags)
         clauses.append("get.status.group-and-segment")
     if gmo.Version >= MQGMO_VERSION_3:
         gmo_out.ReturnedLength = len(returned)
         gmo_out.MsgToken = message.token  # browse-mark.msg-token-returned
-    return Result(comp_code, VALUES[reason], clauses, md=out, gmo=gmo_out, data=returned, data_length=len(data))
+    return Result(comp_code, VALUES[reason], clauses, out, None, gmo_out, returned, len(data))  # md, pmo, gmo, data
+
+
+def logical_order_row(qm: QueueManager, previous_flags: int) -> Row:
+    """Table 4's row for the MsgFlags of the previous message returned on the handle, remembered on the Spec.
+
+    Clauses: get.logical-order.table4.*.
+    """
+    key = ("table4", previous_flags & GROUPED)
+    memo = qm.spec.memo
+    row = memo.get(key)
+    if row is None:
+        row = memo[key] = qm.spec[TABLE4].lookup(
+            previous_group_status=name_of(group_status(previous_flags), "MQGS"),
+            previous_segment_status=name_of(segment_status(previous_flags), "MQSS"),
+        )
+    return row
+
+
+def _msg_seq_number(rule: str, position: GroupPosition) -> int:
+    """The MsgSeqNumber Table 4's rule word (its ``outputs`` vocabulary) gives."""
+    if rule == "one":
+        return 1
+    if rule == "previous":
+        return position.seq
+    if rule == "previous-plus-one":
+        return position.seq + 1
+    raise KeyError(f"{TABLE4}: unknown MsgSeqNumber rule {rule!r}")
+
+
+def _offset(rule: str, position: GroupPosition) -> int:
+    """The Offset Table 4's rule word gives."""
+    if rule == "zero":
+        return 0
+    if rule == "previous-end":
+        return position.offset + position.length
+    raise KeyError(f"{TABLE4}: unknown Offset rule {rule!r}")
 
 
 def _inapplicable_mismatch(md: MQMD, match: int, group_id: bytes, seq: int, offset: int,
                            message: StoredMessage | None) -> bool:
     """Inside a group, match options cannot choose; any given must agree with the next item
     (get.logical-order.match-options-must-agree)."""
-    if match & MO["MQMO_MATCH_GROUP_ID"] and md.GroupId not in (NONE_ID, group_id):
+    if match & MO_MATCH_GROUP_ID and md.GroupId not in (NONE_ID, group_id):
         return True
-    if match & MO["MQMO_MATCH_MSG_SEQ_NUMBER"] and md.MsgSeqNumber != seq:
+    if match & MO_MATCH_MSG_SEQ_NUMBER and md.MsgSeqNumber != seq:
         return True
-    if match & MO["MQMO_MATCH_OFFSET"] and md.Offset != offset:
+    if match & MO_MATCH_OFFSET and md.Offset != offset:
         return True
     if message is not None:
-        if match & MO["MQMO_MATCH_MSG_ID"] and md.MsgId not in (NONE_ID, message.md.MsgId):
+        if match & MO_MATCH_MSG_ID and md.MsgId not in (NONE_ID, message.md.MsgId):
             return True
-        if match & MO["MQMO_MATCH_CORREL_ID"] and md.CorrelId not in (NONE_ID, message.md.CorrelId):
+        if match & MO_MATCH_CORREL_ID and md.CorrelId not in (NONE_ID, message.md.CorrelId):
             return True
     return False
 
@@ -426,15 +538,15 @@ def _apply_marks(qm: QueueManager, handle: ObjectHandle, message: StoredMessage,
     Clauses: browse-mark.mark-browse-handle, browse-mark.unmark-browse-handle, browse-mark.mark-browse-co-op,
     browse-mark.unmark-browse-co-op.
     """
-    if options & GMO["MQGMO_MARK_BROWSE_HANDLE"]:
+    if options & GMO_MARK_BROWSE_HANDLE:
         browse_mark.mark_handle(message, handle.hobj)
         clauses.append("browse-mark.mark-browse-handle")
-    if options & GMO["MQGMO_UNMARK_BROWSE_HANDLE"]:
+    if options & GMO_UNMARK_BROWSE_HANDLE:
         browse_mark.unmark_handle(message, handle.hobj)
         clauses.append("browse-mark.unmark-browse-handle")
-    if options & GMO["MQGMO_MARK_BROWSE_CO_OP"]:
+    if options & GMO_MARK_BROWSE_CO_OP:
         message.coop_marked_at = qm.clock.now_ms
         clauses.append("browse-mark.mark-browse-co-op")
-    if options & GMO["MQGMO_UNMARK_BROWSE_CO_OP"]:
+    if options & GMO_UNMARK_BROWSE_CO_OP:
         message.coop_marked_at = None
         clauses.append("browse-mark.unmark-browse-co-op")

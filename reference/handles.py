@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .msgflags import GroupFlags
+from .msgflags import KNOWN, GroupFlags
 from .structures import NONE_ID
 
 
@@ -45,17 +45,27 @@ class GroupPosition:
         A call without LOGICAL_ORDER replaces the information with its own values; one with it continues the
         group, and the first message of a group or logical message fixes the Persistence and unit-of-work
         setting the rest must repeat (put.logical-order.restart-in-middle, get.logical-order.uow-consistency).
-        A group ends with a message that is last in the group and not a non-last segment.
+        What the message's flags leave unterminated is :func:`group_state`.
         """
-        flags = GroupFlags.of(md.MsgFlags)
-        if not logical or not self.unterminated:
+        if not logical or not (self.current_group or self.current_logical_message):
             self.persistence, self.in_syncpoint = persistence, syncpoint
         self.group_id, self.seq, self.offset, self.length = md.GroupId, md.MsgSeqNumber, md.Offset, length
-        self.current_group = flags.in_group and not flags.ends_group
-        self.current_logical_message = flags.segment and not flags.last_segment
-        self.in_group, self.last_in_group = flags.in_group, flags.last_in_group
+        flags = self.flags = md.MsgFlags
+        self.current_group, self.current_logical_message, self.in_group, self.last_in_group = \
+            _GROUP_STATE[flags & KNOWN]
         self.logical_order = logical
-        self.flags = md.MsgFlags
+
+
+def group_state(flags: int) -> tuple[bool, bool, bool, bool]:
+    """``current_group``, ``current_logical_message``, ``in_group`` and ``last_in_group`` after a message with
+    MsgFlags ``flags``: a group ends with a message that is last in the group and not a non-last segment."""
+    read = GroupFlags.of(flags)
+    return (read.in_group and not read.ends_group, read.segment and not read.last_segment, read.in_group,
+            read.last_in_group)
+
+
+# Every combination of the flags, worked out once: a position advances on every put and get.
+_GROUP_STATE = {bits: group_state(bits) for bits in range(KNOWN + 1) if bits & ~KNOWN == 0}
 
 
 @dataclass(slots=True)

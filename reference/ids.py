@@ -7,7 +7,7 @@ The layout (``AMQ `` + queue manager name + counter) echoes IBM's, but no rule d
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(slots=True)
@@ -17,16 +17,17 @@ class IdGenerator:
     qmgr_name: str
     seed: int = 0
     counter: int = 0
+    _prefix: bytes = field(init=False, compare=False, repr=False)  # made once: ids are made on every put
 
-    def _next(self) -> int:
-        self.counter += 1
-        return (self.seed << 40) + self.counter
+    def __post_init__(self) -> None:
+        self._prefix = ("AMQ " + self.qmgr_name[:8].ljust(8)).encode("ascii", "replace")
 
     def new_id(self) -> bytes:
         """A new 24-byte identifier (MsgId, CorrelId or GroupId)."""
-        prefix = ("AMQ " + self.qmgr_name[:8].ljust(8)).encode("ascii", "replace")
-        return prefix + self._next().to_bytes(12, "big")
+        self.counter += 1
+        return self._prefix + ((self.seed << 40) + self.counter).to_bytes(12, "big")
 
     def new_token(self) -> bytes:
         """A new 16-byte MsgToken."""
-        return b"MTOK" + self._next().to_bytes(12, "big")
+        self.counter += 1
+        return b"MTOK" + ((self.seed << 40) + self.counter).to_bytes(12, "big")

@@ -34,6 +34,10 @@ class GroupFlags(NamedTuple):
 
     @classmethod
     def of(cls, flags: int) -> GroupFlags:
+        return _GROUP_FLAGS[flags & KNOWN]
+
+    @classmethod
+    def _read(cls, flags: int) -> GroupFlags:
         return cls(bool(flags & ANY_GROUP), bool(flags & LAST_MSG_IN_GROUP), bool(flags & ANY_SEGMENT),
                    bool(flags & LAST_SEGMENT), bool(flags & SEGMENTATION_ALLOWED))
 
@@ -41,6 +45,10 @@ class GroupFlags(NamedTuple):
     def ends_group(self) -> bool:
         """A message that is last in its group and not a non-last segment ends the group."""
         return self.last_in_group and (not self.segment or self.last_segment)
+
+
+# Every combination of the five flags, read once: flags are read on every put and get.
+_GROUP_FLAGS = {bits: GroupFlags._read(bits) for bits in range(KNOWN + 1) if bits & ~KNOWN == 0}
 
 
 def stored_flags(flags: int, clauses: list[str]) -> int:
@@ -57,24 +65,41 @@ def stored_flags(flags: int, clauses: list[str]) -> int:
     return flags
 
 
+MQGS_LAST_MSG_IN_GROUP, MQGS_MSG_IN_GROUP = VALUES["MQGS_LAST_MSG_IN_GROUP"], VALUES["MQGS_MSG_IN_GROUP"]
+MQGS_NOT_IN_GROUP = VALUES["MQGS_NOT_IN_GROUP"]
+MQSS_LAST_SEGMENT, MQSS_SEGMENT = VALUES["MQSS_LAST_SEGMENT"], VALUES["MQSS_SEGMENT"]
+MQSS_NOT_A_SEGMENT = VALUES["MQSS_NOT_A_SEGMENT"]
+MQSEG_ALLOWED, MQSEG_INHIBITED = VALUES["MQSEG_ALLOWED"], VALUES["MQSEG_INHIBITED"]
+
+
 def group_status(flags: int) -> int:
     """MQGMO.GroupStatus for a message's MsgFlags (get.status.group-and-segment)."""
     if flags & LAST_MSG_IN_GROUP:
-        return VALUES["MQGS_LAST_MSG_IN_GROUP"]
+        return MQGS_LAST_MSG_IN_GROUP
     if flags & MSG_IN_GROUP:
-        return VALUES["MQGS_MSG_IN_GROUP"]
-    return VALUES["MQGS_NOT_IN_GROUP"]
+        return MQGS_MSG_IN_GROUP
+    return MQGS_NOT_IN_GROUP
 
 
 def segment_status(flags: int) -> int:
     """MQGMO.SegmentStatus for a message's MsgFlags (get.status.group-and-segment)."""
     if flags & LAST_SEGMENT:
-        return VALUES["MQSS_LAST_SEGMENT"]
+        return MQSS_LAST_SEGMENT
     if flags & SEGMENT:
-        return VALUES["MQSS_SEGMENT"]
-    return VALUES["MQSS_NOT_A_SEGMENT"]
+        return MQSS_SEGMENT
+    return MQSS_NOT_A_SEGMENT
 
 
 def segmentation_status(flags: int) -> int:
     """MQGMO.Segmentation for a message's MsgFlags (get.status.group-and-segment)."""
-    return VALUES["MQSEG_ALLOWED"] if flags & SEGMENTATION_ALLOWED else VALUES["MQSEG_INHIBITED"]
+    return MQSEG_ALLOWED if flags & SEGMENTATION_ALLOWED else MQSEG_INHIBITED
+
+
+def statuses(flags: int) -> tuple[int, int, int]:
+    """MQGMO's GroupStatus, SegmentStatus and Segmentation for a message's MsgFlags (get.status.group-and-segment)."""
+    return _STATUSES[flags & KNOWN]
+
+
+# Every combination of the flags, worked out once: a get reports them on every call.
+_STATUSES = {bits: (group_status(bits), segment_status(bits), segmentation_status(bits))
+             for bits in range(KNOWN + 1) if bits & ~KNOWN == 0}

@@ -8,6 +8,8 @@ consistency rows (put-group-consistency.yaml). This module finds rows; it does n
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .constants import VALUES
@@ -82,89 +84,102 @@ def check_options(qm: QueueManager, options: int, call: str) -> Result | None:
 
     Clauses: put.options.unknown and the rows of fixtures/tables/put-options-rules.yaml.
     """
+    refused = options_refusal(qm, options, call)
+    return failure(*refused) if refused is not None else None
+
+
+def options_refusal(qm: QueueManager, options: int, call: str) -> tuple[str, str] | None:
+    """The reason name and clause of :func:`check_options`' failure, else None."""
     if unknown_bits(options, "MQPMO"):
-        return failure("MQRC_OPTIONS_ERROR", "put.options.unknown")
+        return "MQRC_OPTIONS_ERROR", "put.options.unknown"
     broken = first_broken(qm.spec[PUT_OPTIONS], options, call)
     if broken is not None:
-        return failure(broken.reason, broken.id)
+        return broken.reason, broken.id
     return None
 
 
-def put(
-    qm: QueueManager,
-    conn: Connection,
-    handle: ObjectHandle | None,
-    queue: LocalQueue,
-    md: MQMD,
-    pmo: MQPMO,
-    data: bytes,
-    call: str = "MQPUT",
-) -> Result:
-    """Put one message on ``queue``; ``handle`` is None for MQPUT1, which keeps no group information.
+@dataclass(frozen=True, slots=True, eq=False)
+class PutRequest:
+    """What a put's options, MQMD version and MsgFlags decide before the message or the queue is looked at.
 
-    When a put breaks several rules, the first in the order of the checks below is reported (put.check-order).
-
-    Clauses: put.options.*, put.logical-order.*, put.group-consistency.*, put.close-outcome.*, msgflags.*,
-    md.version-1-ignores-group-fields, put.persistence.*, put.priority.*, put.put-inhibited,
-    put.msg-too-big-for-q, put.msg-too-big-for-q-mgr, put.q-full, put.msg-seq-number-range, put.offset-range,
-    put.msgid.*, put.correlid.*, put.syncpoint.*, put.put1-no-group-check.
+    ``refused`` is the failure (reason name, clause) of the first of those checks a put breaks, if any. There is
+    one request per combination (they are remembered), so a request is compared by identity.
     """
-    spec = qm.spec
-    options = pmo.Options
-    refused = check_options(qm, options, call)
-    if refused is not None:
-        return refused
+
+    refused: tuple[str, str] | None
+    logical: bool
+    syncpoint: bool
+    msg_flags: int  # MsgFlags as the put reads them (none in a version-1 MQMD)
+    flags: GroupFlags
+    clauses: tuple[str, ...]
+
+
+def put_request(qm: QueueManager, options: int, call: str, version2: bool, flags: int) -> PutRequest:
+    """The first checks of put.check-order: options, MQMD version, MsgFlags.
+
+    A pure function of its arguments and the tables, so it is remembered on the queue manager's Spec.
+    Clauses: put.options.*, put.logical-order.md-version, md.version-1-ignores-group-fields, msgflags.unknown-flag.
+    """
+    key = ("put_request", options, call, version2, flags)
+    memo = qm.spec.memo
+    request = memo.get(key)
+    if request is None:
+        request = memo[key] = _put_request(qm, options, call, version2, flags)
+    return request
+
+
+def _put_request(qm: QueueManager, options: int, call: str, version2: bool, flags: int) -> PutRequest:
     logical = bool(options & PMO_LOGICAL_ORDER)
-    syncpoint = bool(options & PMO_SYNCPOINT)
-    clauses: list[str] = []
-    if logical and md.Version < MQMD_VERSION_2:
-        return failure("MQRC_WRONG_MD_VERSION", "put.logical-order.md-version")
+    refused = options_refusal(qm, options, call)
+    if refused is None and logical and not version2:
+        refused = ("MQRC_WRONG_MD_VERSION", "put.logical-order.md-version")
+    if refused is None and flags & msgflags.MUST_BE_KNOWN & ~msgflags.KNOWN:
+        refused = ("MQRC_MSG_FLAGS_ERROR", "msgflags.unknown-flag")
+    clauses = () if version2 else ("md.version-1-ignores-group-fields",)
+    return PutRequest(refused, logical, bool(options & PMO_SYNCPOINT), flags, GroupFlags.of(flags), clauses)
 
-    version2 = md.Version >= MQMD_VERSION_2
-    if not version2:
-        clauses.append("md.version-1-ignores-group-fields")
-    flags = md.MsgFlags if version2 else 0
-    group_id_field = md.GroupId if version2 else NONE_ID
-    seq_field = md.MsgSeqNumber if version2 else 1
-    offset_field = md.Offset if version2 else 0
-    if flags & msgflags.MUST_BE_KNOWN & ~msgflags.KNOWN:
-        return failure("MQRC_MSG_FLAGS_ERROR", "msgflags.unknown-flag")
-    in_group, last_in_group, segment, last_segment, segmentation_allowed = GroupFlags.of(flags)
-    if segment and not last_segment and not data:
-        return failure("MQRC_SEGMENT_LENGTH_ZERO", "msgflags.segment-length-zero")
 
-    persistence = resolve_persistence(md, queue)
-    if persistence is None:
-        return failure("MQRC_PERSISTENCE_ERROR", "put.persistence.invalid")
-    if md.Persistence == MQPER_PERSISTENCE_AS_Q_DEF:
-        clauses.append("put.persistence.as-q-def")
-    priority = md.Priority
-    if priority == MQPRI_PRIORITY_AS_Q_DEF:
-        priority = queue.definition.DefPriority
-        clauses.append("put.priority.as-q-def")
-    elif priority < 0:
-        return failure("MQRC_PRIORITY_ERROR", "put.priority.invalid")
+@dataclass(frozen=True, slots=True)
+class GroupDecision:
+    """What the consistency rows, Table 2 and Table 1 decide for a put: its completion code and reason, the
+    clauses, and Table 1's rules for the GroupId, MsgSeqNumber and Offset (None when the put fails)."""
 
-    if queue.definition.InhibitPut:
-        return failure("MQRC_PUT_INHIBITED", "put.put-inhibited")
-    limit = min(qm.max_msg_length, queue.definition.MaxMsgLength)
-    pieces = [bytes(data)]
-    if len(data) > limit:
-        too_big = ("MQRC_MSG_TOO_BIG_FOR_Q_MGR", "put.msg-too-big-for-q-mgr") if len(data) > qm.max_msg_length \
-            else ("MQRC_MSG_TOO_BIG_FOR_Q", "put.msg-too-big-for-q")
-        if not segmentation_allowed:
-            return failure(*too_big)
-        split = segmentation.split(bytes(data), limit, qm.segment_boundary)
-        if split is None:
-            return failure(too_big[0], too_big[1], "segmentation.too-small-to-split")
-        if persistence == MQPER_PERSISTENT and not syncpoint and conn.uow is not None:
-            return failure("MQRC_UOW_NOT_AVAILABLE", "segmentation.persistent-needs-unit-of-work")
-        pieces = split
-        clauses.append("segmentation.sixteen-byte-boundaries")
+    comp_code: int
+    reason: str
+    clauses: tuple[str, ...]
+    then: Mapping[str, str] | None
 
-    comp_code, reason = MQCC_OK, "MQRC_NONE"
-    position = handle.put_position if handle is not None else GroupPosition()
-    if handle is None:
+
+def group_decision(qm: QueueManager, request: PutRequest, position: GroupPosition | None, persistence: int
+                   ) -> GroupDecision:
+    """The rows that decide a put's group and segment fields, for ``position`` (None for MQPUT1, which keeps no
+    group information).
+
+    The answer depends only on the request, the position's group state and whether the put repeats its
+    Persistence and unit-of-work setting, so it is remembered on the queue manager's Spec.
+    Clauses: put.put1-no-group-check, put.logical-order.restart-in-middle, put.group-consistency.*,
+    put.close-outcome.*, put.logical-order.table1.*.
+    """
+    if position is None:
+        key = ("group_decision", request)
+    else:
+        key = ("group_decision", request, position.current_group, position.current_logical_message,
+               position.in_group, position.last_in_group, position.logical_order,
+               persistence != position.persistence, request.syncpoint != position.in_syncpoint)
+    memo = qm.spec.memo
+    decision = memo.get(key)
+    if decision is None:
+        decision = memo[key] = _group_decision(qm, request, position, persistence)
+    return decision
+
+
+def _group_decision(qm: QueueManager, request: PutRequest, position: GroupPosition | None, persistence: int
+                    ) -> GroupDecision:
+    logical, syncpoint = request.logical, request.syncpoint
+    in_group, last_in_group, segment, _last_segment, segmentation_allowed = request.flags
+    comp_code, reason, clauses = MQCC_OK, "MQRC_NONE", []
+    if position is None:
+        position = GroupPosition()
         clauses.append("put.put1-no-group-check")
     else:
         if not logical and (in_group or segment):
@@ -182,9 +197,8 @@ def put(
         comp_code, reason, decided = check_consistency(qm, position, facts, table2_call(logical))
         clauses.extend(decided)
         if comp_code == MQCC_FAILED:
-            return Result(comp_code, VALUES[reason], clauses)
-
-    row = spec[TABLE1].lookup(
+            return GroupDecision(comp_code, reason, tuple(clauses), None)
+    row = qm.spec[TABLE1].lookup(
         logical_order=logical,
         in_group=in_group,
         segment=segment,
@@ -193,19 +207,91 @@ def put(
         current_logical_message=position.current_logical_message,
     )
     if row is None:
-        raise SpecGap(f"{TABLE1} and {CONSISTENCY} leave this put undecided: flags {flags}, {position}")
+        raise SpecGap(f"{TABLE1} and {CONSISTENCY} leave this put undecided: flags {request.msg_flags}, {position}")
     clauses.append(row.id)
-    group_id = _group_id(qm, row.then["GroupId"], position, group_id_field)
-    seq = {"one": 1, "previous-plus-one": position.seq + 1, "previous": position.seq, "field": seq_field}[
-        row.then["MsgSeqNumber"]
-    ]
-    offset = {"zero": 0, "previous-end": position.offset + position.length, "field": offset_field}[row.then["Offset"]]
+    return GroupDecision(comp_code, reason, tuple(clauses), row.then)
+
+
+def put(
+    qm: QueueManager,
+    conn: Connection,
+    handle: ObjectHandle | None,
+    queue: LocalQueue,
+    md: MQMD,
+    pmo: MQPMO,
+    data: bytes,
+    call: str = "MQPUT",
+) -> Result:
+    """Put one message on ``queue``; ``handle`` is None for MQPUT1, which keeps no group information.
+
+    When a put breaks several rules, the first in the order of the checks below is reported (put.check-order).
+    What the options, flags and retained group information decide is looked up once per combination
+    (:func:`put_request`, :func:`group_decision`); the rest is done here.
+
+    Clauses: put.options.*, put.logical-order.*, put.group-consistency.*, put.close-outcome.*, msgflags.*,
+    md.version-1-ignores-group-fields, put.persistence.*, put.priority.*, put.put-inhibited,
+    put.msg-too-big-for-q, put.msg-too-big-for-q-mgr, put.q-full, put.msg-seq-number-range, put.offset-range,
+    put.msgid.*, put.correlid.*, put.syncpoint.*, put.put1-no-group-check.
+    """
+    options = pmo.Options
+    version2 = md.Version >= MQMD_VERSION_2
+    request = put_request(qm, options, call, version2, md.MsgFlags if version2 else 0)
+    if request.refused is not None:
+        return failure(*request.refused)
+    logical, syncpoint, flags = request.logical, request.syncpoint, request.flags
+    clauses = list(request.clauses)
+    if flags.segment and not flags.last_segment and not data:
+        return failure("MQRC_SEGMENT_LENGTH_ZERO", "msgflags.segment-length-zero")
+
+    definition = queue.definition
+    persistence = resolve_persistence(md, queue)
+    if persistence is None:
+        return failure("MQRC_PERSISTENCE_ERROR", "put.persistence.invalid")
+    if md.Persistence == MQPER_PERSISTENCE_AS_Q_DEF:
+        clauses.append("put.persistence.as-q-def")
+    priority = md.Priority
+    if priority == MQPRI_PRIORITY_AS_Q_DEF:
+        priority = definition.DefPriority
+        clauses.append("put.priority.as-q-def")
+    elif priority < 0:
+        return failure("MQRC_PRIORITY_ERROR", "put.priority.invalid")
+
+    if definition.InhibitPut:
+        return failure("MQRC_PUT_INHIBITED", "put.put-inhibited")
+    if type(data) is not bytes:
+        data = bytes(data)
+    pieces = [data]
+    limit = min(qm.max_msg_length, definition.MaxMsgLength)
+    if len(data) > limit:
+        too_big = ("MQRC_MSG_TOO_BIG_FOR_Q_MGR", "put.msg-too-big-for-q-mgr") if len(data) > qm.max_msg_length \
+            else ("MQRC_MSG_TOO_BIG_FOR_Q", "put.msg-too-big-for-q")
+        if not flags.segmentation_allowed:
+            return failure(*too_big)
+        split = segmentation.split(data, limit, qm.segment_boundary)
+        if split is None:
+            return failure(too_big[0], too_big[1], "segmentation.too-small-to-split")
+        if persistence == MQPER_PERSISTENT and not syncpoint and conn.uow is not None:
+            return failure("MQRC_UOW_NOT_AVAILABLE", "segmentation.persistent-needs-unit-of-work")
+        pieces = split
+        clauses.append("segmentation.sixteen-byte-boundaries")
+
+    position = handle.put_position if handle is not None else None
+    decision = group_decision(qm, request, position, persistence)
+    clauses += decision.clauses
+    comp_code, reason, then = decision.comp_code, decision.reason, decision.then
+    if then is None:
+        return Result(comp_code, VALUES[reason], clauses)
+    if position is None:
+        position = GroupPosition()
+    group_id = _group_id(qm, then["GroupId"], position, md.GroupId if version2 else NONE_ID)
+    seq = _msg_seq_number(then["MsgSeqNumber"], position, md.MsgSeqNumber if version2 else 1)
+    offset = _offset(then["Offset"], position, md.Offset if version2 else 0)
     if not 1 <= seq <= MAX_SEQ_OR_OFFSET:
         return Result(MQCC_FAILED, VALUES["MQRC_MSG_SEQ_NUMBER_ERROR"], clauses + ["put.msg-seq-number-range"])
     if not 0 <= offset <= MAX_SEQ_OR_OFFSET:
         return Result(MQCC_FAILED, VALUES["MQRC_OFFSET_ERROR"], clauses + ["put.offset-range"])
 
-    if queue.depth + len(pieces) > queue.definition.MaxQDepth:
+    if queue.depth + len(pieces) > definition.MaxQDepth:
         # A segmented put that does not fit leaves no segment behind (segmentation.failure-leaves-nothing).
         return Result(MQCC_FAILED, VALUES["MQRC_Q_FULL"], clauses + ["put.q-full"])
 
@@ -222,14 +308,23 @@ def put(
         correl_id = md.CorrelId
 
     put_date, put_time = qm.clock.put_date_time()
+    stored_flags = msgflags.stored_flags(md.MsgFlags if version2 else 0, clauses)
     stored = md.copy()
-    stored.Version = MQMD_VERSION_2
-    stored.MsgId, stored.CorrelId, stored.GroupId = msg_id, correl_id, group_id
-    stored.MsgSeqNumber, stored.Offset = seq, offset
-    stored.MsgFlags = msgflags.stored_flags(flags, clauses)
-    stored.Persistence, stored.Priority = persistence, priority
+    stored.Version, stored.MsgId, stored.Persistence, stored.Priority = MQMD_VERSION_2, msg_id, persistence, priority
     stored.PutDate, stored.PutTime = put_date, put_time
-    stored.BackoutCount = 0
+    # The other fields usually keep the caller's values; a copy that sets only what changes stays small.
+    if correl_id != md.CorrelId:
+        stored.CorrelId = correl_id
+    if group_id != md.GroupId:
+        stored.GroupId = group_id
+    if seq != md.MsgSeqNumber:
+        stored.MsgSeqNumber = seq
+    if offset != md.Offset:
+        stored.Offset = offset
+    if stored_flags != md.MsgFlags:
+        stored.MsgFlags = stored_flags
+    if md.BackoutCount:
+        stored.BackoutCount = 0
     uow = None
     if syncpoint:
         uow = qm.unit_of_work(conn)
@@ -237,10 +332,10 @@ def put(
             qm.enlist(uow, handle)
         clauses.append("put.syncpoint.invisible-until-commit")
     for piece_md, piece in _segments(stored, pieces, clauses):
-        message = StoredMessage(seq=qm.next_seq(), md=piece_md, data=piece, token=qm.ids.new_token())
+        message = StoredMessage(qm.next_seq(), piece_md, piece, qm.ids.new_token())
         if uow is not None:
             message.state, message.uow = PUT_PENDING, uow.ident
-            uow.puts.append((queue.definition.name, message))
+            uow.puts.append((definition.name, message))
         queue.add(message)
 
     if handle is not None:
@@ -255,9 +350,33 @@ def put(
     if version2:
         out.GroupId, out.MsgSeqNumber, out.Offset = group_id, seq, offset
     out.PutDate, out.PutTime = put_date, put_time
-    pmo_out = MQPMO(Version=pmo.Version, Options=pmo.Options,
-                    ResolvedQName=queue.definition.name, ResolvedQMgrName=qm.name)
-    return Result(comp_code, VALUES[reason], clauses, md=out, pmo=pmo_out)
+    pmo_out = pmo.copy()
+    pmo_out.ResolvedQName, pmo_out.ResolvedQMgrName = definition.name, qm.name
+    return Result(comp_code, VALUES[reason], clauses, out, pmo_out)  # md, pmo
+
+
+def _msg_seq_number(rule: str, position: GroupPosition, field: int) -> int:
+    """The MsgSeqNumber Table 1's rule word (its ``outputs`` vocabulary) gives."""
+    if rule == "one":
+        return 1
+    if rule == "previous-plus-one":
+        return position.seq + 1
+    if rule == "previous":
+        return position.seq
+    if rule == "field":
+        return field
+    raise KeyError(f"{TABLE1}: unknown MsgSeqNumber rule {rule!r}")
+
+
+def _offset(rule: str, position: GroupPosition, field: int) -> int:
+    """The Offset Table 1's rule word gives."""
+    if rule == "zero":
+        return 0
+    if rule == "previous-end":
+        return position.offset + position.length
+    if rule == "field":
+        return field
+    raise KeyError(f"{TABLE1}: unknown Offset rule {rule!r}")
 
 
 def _group_id(qm: QueueManager, rule: str, position: GroupPosition, field: bytes) -> bytes:

@@ -124,9 +124,9 @@ class QueueManager:
         return conn if conn is not None else failure("MQRC_HCONN_ERROR", "conn.hconn-error")
 
     def _handle(self, hconn: int, hobj: int) -> tuple[Connection, ObjectHandle] | Result:
-        conn = self._conn(hconn)
-        if isinstance(conn, Result):
-            return conn
+        conn = self.connections.get(hconn)
+        if conn is None:
+            return failure("MQRC_HCONN_ERROR", "conn.hconn-error")
         handle = self.handles.get(hobj)
         if handle is None or handle.hconn != hconn:
             return failure("MQRC_HOBJ_ERROR", "conn.hobj-error")

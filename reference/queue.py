@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 
-from .structures import MQMD
+from .structures import MQMD, NONE_ID
 
 MQMDS_PRIORITY = 0
 MQMDS_FIFO = 1
@@ -23,6 +24,7 @@ PUT_PENDING = 1  # put in a unit of work not yet committed: on the queue, counte
 GET_PENDING = 2  # got in a unit of work not yet committed: invisible, restored by backout
 
 INDEXED_FIELDS = ("MsgId", "CorrelId", "GroupId")
+EAGER_INDEXES = ("CorrelId", "GroupId")  # see LocalQueue.index
 
 
 @dataclass(slots=True)
@@ -57,15 +59,16 @@ class StoredMessage:
     @property
     def level(self) -> int:
         """The priority level the message is queued at (priorities above MaxPriority queue at MaxPriority)."""
-        return min(self.md.Priority, MAX_PRIORITY)
+        priority = self.md.Priority
+        return priority if priority < MAX_PRIORITY else MAX_PRIORITY
 
 
 def _empty_levels() -> list[dict[int, StoredMessage]]:
     return [{} for _ in range(MAX_PRIORITY + 1)]
 
 
-def _empty_indexes() -> dict[str, dict[bytes, dict[int, StoredMessage]]]:
-    return {name: {} for name in INDEXED_FIELDS}
+def _eager_indexes() -> dict[str, dict[bytes, dict[int, StoredMessage]]]:
+    return {name: {} for name in EAGER_INDEXES}
 
 
 @dataclass
@@ -75,39 +78,71 @@ class LocalQueue:
     definition: QueueDefinition
     messages: dict[int, StoredMessage] = field(default_factory=dict)  # physical order
     levels: list[dict[int, StoredMessage]] = field(default_factory=_empty_levels)
-    indexes: dict[str, dict[bytes, dict[int, StoredMessage]]] = field(default_factory=_empty_indexes)
+    # Field name -> value -> the messages with that value, in the order they were added. Derived from
+    # ``messages``, so not compared; read them through :meth:`index`.
+    indexes: dict[str, dict[bytes, dict[int, StoredMessage]]] = field(default_factory=_eager_indexes, compare=False)
     # MsgToken -> message; a token is made once per put and kept until the message goes (browse-mark.msg-token-stable)
     tokens: dict[bytes, StoredMessage] = field(default_factory=dict)
     coop_handles: set[int] = field(default_factory=set)  # the co-operating set: handles opened with MQOO_CO_OP
     open_input_count: int = 0
     open_output_count: int = 0
     exclusive_input: bool = False
+    removals: int = field(default=0, compare=False, repr=False)  # since the dictionaries were last rebuilt
 
     @property
     def depth(self) -> int:
         """CurrentQDepth: every message on the queue, committed or not."""
         return len(self.messages)
 
+    def index(self, name: str) -> dict[bytes, dict[int, StoredMessage]]:
+        """The messages by their value of ``name`` (MsgId, CorrelId or GroupId).
+
+        The CorrelId and GroupId indexes are kept from the start. The MsgId index is made the first time a get
+        asks for it: MsgIds are nearly always unique, so keeping it would cost a dictionary per message, which
+        few programs need.
+        """
+        index = self.indexes.get(name)
+        if index is None:
+            index = self.indexes[name] = {}
+            for message in self.messages.values():
+                index.setdefault(getattr(message.md, name), {})[message.seq] = message
+        return index
+
     def add(self, message: StoredMessage) -> None:
         """Place a message at the end of its priority level."""
-        self.messages[message.seq] = message
-        self.levels[message.level][message.seq] = message
+        seq, md = message.seq, message.md
+        self.messages[seq] = message
+        self.levels[md.Priority if md.Priority < MAX_PRIORITY else MAX_PRIORITY][seq] = message  # message.level
         self.tokens[message.token] = message
-        md = message.md
-        for name in INDEXED_FIELDS:
-            self.indexes[name].setdefault(getattr(md, name), {})[message.seq] = message
+        for name, index in self.indexes.items():
+            value = getattr(md, name)
+            bucket = index.get(value)
+            if bucket is None:
+                index[value] = {seq: message}
+            else:
+                bucket[seq] = message
 
     def remove(self, message: StoredMessage) -> None:
         """Take a message off the queue for good."""
-        del self.messages[message.seq]
-        del self.levels[message.level][message.seq]
+        seq, md = message.seq, message.md
+        del self.messages[seq]
+        del self.levels[md.Priority if md.Priority < MAX_PRIORITY else MAX_PRIORITY][seq]  # message.level
         del self.tokens[message.token]
-        md = message.md
-        for name in INDEXED_FIELDS:
-            bucket = self.indexes[name][getattr(md, name)]
-            del bucket[message.seq]
-            if not bucket:
-                del self.indexes[name][getattr(md, name)]
+        for name, index in self.indexes.items():
+            value = getattr(md, name)
+            bucket = index[value]
+            del bucket[seq]
+            # Most messages have no CorrelId or GroupId: that bucket is kept rather than made again and again.
+            if not bucket and value != NONE_ID:
+                del index[value]
+        # A dictionary keeps the places of deleted entries until it next grows, and iterating it walks past them,
+        # so on a queue drained from the front each get would be slower than the last. Rebuilding the
+        # dictionaries after as many removals as there are messages keeps a get's cost flat.
+        self.removals += 1
+        if self.removals > len(self.messages) + 64:
+            self.messages = dict(self.messages)
+            self.levels = [dict(level) for level in self.levels]
+            self.removals = 0
 
     def delivery_key(self, message: StoredMessage) -> tuple[int, int]:
         """Sort key of delivery order: priority first unless the queue is FIFO, then physical order.
@@ -121,23 +156,20 @@ class LocalQueue:
 
     def in_delivery_order(self) -> Iterator[StoredMessage]:
         """Every message, in the order a destructive get without selection would meet them."""
-        # No copies: callers stop iterating before they change the queue.
+        # No copies: callers stop iterating before they change the queue. Empty priority levels are passed over.
         if self.definition.MsgDeliverySequence == MQMDS_FIFO:
-            yield from self.messages.values()
-            return
-        for level in reversed(self.levels):
-            yield from level.values()
+            return iter(self.messages.values())
+        return chain.from_iterable(map(dict.values, filter(None, reversed(self.levels))))
 
     def candidates(self, keys: dict[str, bytes]) -> Iterator[StoredMessage]:
         """Messages whose indexed fields equal ``keys``, in delivery order (all messages when ``keys`` is empty)."""
         if not keys:
-            yield from self.in_delivery_order()
-            return
+            return self.in_delivery_order()
         buckets = []
         for name, wanted in keys.items():
-            bucket = self.indexes[name].get(wanted)
+            bucket = self.index(name).get(wanted)
             if not bucket:
-                return
+                return iter(())
             buckets.append(bucket)
         smallest = min(buckets, key=len)
-        yield from sorted(smallest.values(), key=self.delivery_key)
+        return iter(sorted(smallest.values(), key=self.delivery_key))

@@ -41,7 +41,7 @@ def logical_message(queue: LocalQueue, first: StoredMessage) -> list[StoredMessa
     if not is_segment(first):
         return [first]
     md = first.md
-    pieces = {m.md.Offset: m for m in _visible(queue.indexes["GroupId"].get(md.GroupId, {}).values())
+    pieces = {m.md.Offset: m for m in _visible(queue.index("GroupId").get(md.GroupId, {}).values())
               if m.md.MsgSeqNumber == md.MsgSeqNumber and is_segment(m)}
     found, offset = [], md.Offset
     while offset in pieces:
@@ -60,7 +60,7 @@ def group_complete(queue: LocalQueue, group_id: bytes) -> bool:
 
     Clause: get.all-msgs-available.complete.
     """
-    members = list(_visible(queue.indexes["GroupId"].get(group_id, {}).values()))
+    members = list(_visible(queue.index("GroupId").get(group_id, {}).values()))
     lasts = [m.md.MsgSeqNumber for m in members if m.md.MsgFlags & LAST_MSG_IN_GROUP]
     if not lasts:
         return False

@@ -62,7 +62,7 @@ class Table:
 
     def lookup(self, **facts: Any) -> Row | None:
         """The row that decides for ``facts``, or None when no row applies."""
-        key = tuple(facts[name] for name in self.inputs)
+        key = tuple(map(facts.__getitem__, self.inputs))
         try:
             return self._memo[key]
         except KeyError:
@@ -196,9 +196,15 @@ def tables_dir() -> Path:
 
 @dataclass(frozen=True)
 class Spec:
-    """The tables the model decides by, keyed by table id."""
+    """The tables the model decides by, keyed by table id.
+
+    ``memo`` remembers what the model derives from the tables for a combination of options and state
+    (reference/put.py, reference/get.py); a changed Spec (:meth:`with_table`) starts with an empty one, so a
+    mutant never sees the model's answers.
+    """
 
     tables: Mapping[str, Table | OptionRules]
+    memo: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     def __getitem__(self, table_id: str) -> Any:
         return self.tables[table_id]
