@@ -171,5 +171,8 @@ class LocalQueue:
             if not bucket:
                 return iter(())
             buckets.append(bucket)
+        # The smallest bucket bounds the work; its messages must still match every other key given
+        # (get.match.msg-id with get.match.correl-id: a message with only one of the two is not a match).
         smallest = min(buckets, key=len)
-        return iter(sorted(smallest.values(), key=self.delivery_key))
+        matching = [m for m in smallest.values() if all(getattr(m.md, name) == wanted for name, wanted in keys.items())]
+        return iter(sorted(matching, key=self.delivery_key))

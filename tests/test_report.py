@@ -35,10 +35,12 @@ def _json(run: Path) -> dict:
     return json.loads((run / "conformance.json").read_text())
 
 
-def _quick_run(output: Path, adapter: str, *folders: str, capsys=None) -> int:
-    """A scenario-only run (no pytest part) of some scenario folders, in process."""
+def _quick_run(output: Path, adapter: str, *folders: str, capsys=None, campaigns: tuple[str, ...] = ("--no-campaign",)
+               ) -> int:
+    """A scenario-only run (no pytest part) of some scenario folders, in process; by default without a campaign,
+    so the report does not depend on campaigns left under reports/campaigns."""
     paths = [str(SCENARIOS / folder) for folder in folders]
-    return cli.main(["run", "--no-campaign", "--adapter", adapter, "--output", str(output), "--scenarios", *paths])
+    return cli.main(["run", *campaigns, "--adapter", adapter, "--output", str(output), "--scenarios", *paths])
 
 
 # Runs several tests read and none changes, made once per module (per worker under xdist) rather than once each.

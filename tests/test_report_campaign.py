@@ -239,7 +239,7 @@ def test_without_campaign_option_the_run_includes_the_latest_campaign_of_its_ada
     _write_campaign(root, _summary("newer", signatures=1), "reference", 100)
     _write_campaign(root, _summary("other-adapter", adapter=MUTANT), MUTANT, 0)  # newer still, another adapter
     monkeypatch.chdir(tmp_path)
-    assert _quick_run(tmp_path / "run", "reference", "close") == 0
+    assert _quick_run(tmp_path / "run", "reference", "close", campaigns=()) == 0
     assert "campaign: reports/campaigns/newer/summary.json" in capsys.readouterr().out.splitlines()
     assert [c["id"] for c in _json(tmp_path / "run")["campaigns"]] == ["newer"]
 
@@ -250,7 +250,7 @@ def test_a_latest_campaign_that_cannot_be_read_is_skipped_with_a_one_line_warnin
     _write_campaign(root, None, "reference", 0, name="interrupted")
     _write_campaign(root, "{", "reference", 100, name="broken")
     monkeypatch.chdir(tmp_path)
-    assert _quick_run(tmp_path / "run", "reference", "close") == 0
+    assert _quick_run(tmp_path / "run", "reference", "close", campaigns=()) == 0
     warnings = capsys.readouterr().err.splitlines()
     assert len(warnings) == 2 and all(w.startswith("mqconf: warning: campaign skipped: ") for w in warnings)
     assert "interrupted" in warnings[0] and "broken" in warnings[1]
