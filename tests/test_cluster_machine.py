@@ -210,7 +210,8 @@ class ClusterMachine(RuleBasedStateMachine):
         assert set(seen) == expected, f"lost: {expected - set(seen)}; unknown: {set(seen) - expected}"
 
 
-ClusterMachine.TestCase.settings = settings(max_examples=100, stateful_step_count=40, deadline=None)
+# As many examples as the --mq-profile gives (quick 25, thorough 2000), each a 40-step story.
+ClusterMachine.TestCase.settings = settings(stateful_step_count=40, deadline=None)
 TestClusterMachine = ClusterMachine.TestCase
 
 
