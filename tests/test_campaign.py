@@ -5,6 +5,7 @@ and corpora. One SparkSession (local[2]) serves the whole module."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -150,6 +151,18 @@ def test_a_bad_corpus_is_one_clear_message(tmp_path):
                              "--master", "inprocess", "--output", str(tmp_path)],
                             cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and "bad.jsonl:2" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_jvm_that_does_not_start_is_one_line_naming_the_options(tmp_path):
+    if JAVA is None:
+        pytest.skip("Spark needs Java 17+ and no `java` is on PATH (apt-get install openjdk-17-jre-headless)")
+    env = {**os.environ, "MQCONF_SPARK_JAVA_OPTIONS": "-Xmx1k"}  # too small a heap: the JVM cannot start
+    result = subprocess.run([sys.executable, "-m", "conformance.cli", "campaign", "--sequences", "2", "--length", "2",
+                             "--master", "local[1]", "--output", str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+    errors = [line for line in result.stderr.splitlines() if line.startswith("mqconf:")]
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert len(errors) == 1 and "Spark did not start" in errors[0] and "-Xmx1k" in errors[0]
 
 
 def test_a_missing_java_is_a_message_saying_what_to_install(monkeypatch):

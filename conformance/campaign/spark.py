@@ -96,7 +96,12 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign"):
                .config("spark.executorEnv.PYSPARK_PYTHON", sys.executable)
                .config("spark.sql.shuffle.partitions", "8")
                .config("spark.python.worker.reuse", "true"))
-    spark = builder.getOrCreate()
+    try:
+        spark = builder.getOrCreate()
+    except Exception as exc:  # noqa: BLE001 - Py4J/PySpark raise many kinds; the user needs one line
+        raise CampaignError(f"Spark did not start on master {master!r}: {_first_line(exc)} (JVM options: "
+                            f"{java_options.split(' ', 2)[-1] or 'none'}; MQCONF_SPARK_JAVA_OPTIONS replaces "
+                            f"the defaults)") from None
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 
