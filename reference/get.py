@@ -326,7 +326,7 @@ def get(
         # The row says which MsgSeqNumber and Offset the next message must have, whether it continues a group
         # or starts one; "start" rows say 1 and 0 (get.logical-order.first-item).
         then = row.then
-        seq, offset = _msg_seq_number(then["MsgSeqNumber"], position), _offset(then["Offset"], position)
+        seq, offset = position.msg_seq_number(then["MsgSeqNumber"]), position.offset_after(then["Offset"])
         if then["select"] == "next":
             message = find_next_item(queue, position.group_id, seq, offset)
             mismatch = _inapplicable_mismatch(md, match, position.group_id, seq, offset, message)
@@ -427,13 +427,10 @@ def get(
         else:
             for piece in pieces:
                 queue.remove(piece)
-        marked = False
-        for piece in pieces:
-            if piece.handle_marks is not None or piece.coop_marked_at is not None:  # else nothing to clear
-                marked = marked or bool(piece.handle_marks) or piece.coop_marked_at is not None
-                browse_mark.clear_marks(piece)
-        if marked:
+        if any(piece.handle_marks or piece.coop_marked_at is not None for piece in pieces):
             clauses.append("browse-mark.destructive-get-unmarks")
+        for piece in pieces:
+            browse_mark.clear_marks(piece)
     if browse and reason != "MQRC_TRUNCATED_MSG_FAILED":
         _apply_marks(qm, handle, message, options, clauses)
     moved = browse and not under_cursor and reason != "MQRC_TRUNCATED_MSG_FAILED"
@@ -478,26 +475,6 @@ def logical_order_row(qm: QueueManager, previous_flags: int) -> Row:
             previous_segment_status=name_of(segment_status(previous_flags), "MQSS"),
         )
     return row
-
-
-def _msg_seq_number(rule: str, position: GroupPosition) -> int:
-    """The MsgSeqNumber Table 4's rule word (its ``outputs`` vocabulary) gives."""
-    if rule == "one":
-        return 1
-    if rule == "previous":
-        return position.seq
-    if rule == "previous-plus-one":
-        return position.seq + 1
-    raise KeyError(f"{TABLE4}: unknown MsgSeqNumber rule {rule!r}")
-
-
-def _offset(rule: str, position: GroupPosition) -> int:
-    """The Offset Table 4's rule word gives."""
-    if rule == "zero":
-        return 0
-    if rule == "previous-end":
-        return position.offset + position.length
-    raise KeyError(f"{TABLE4}: unknown Offset rule {rule!r}")
 
 
 def _inapplicable_mismatch(md: MQMD, match: int, group_id: bytes, seq: int, offset: int,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .msgflags import KNOWN, GroupFlags
+from .msgflags import KNOWN, GroupFlags, every_combination
 from .structures import NONE_ID
 
 
@@ -39,6 +39,29 @@ class GroupPosition:
     def unterminated(self) -> bool:
         return self.current_group or self.current_logical_message
 
+    def msg_seq_number(self, rule: str, field: int | None = None) -> int:
+        """The MsgSeqNumber a table's rule word gives after this position (put Table 1 and the get table share
+        the vocabulary; only a put has the ``field`` of its own MQMD)."""
+        if rule == "one":
+            return 1
+        if rule == "previous":
+            return self.seq
+        if rule == "previous-plus-one":
+            return self.seq + 1
+        if rule == "field" and field is not None:
+            return field
+        raise KeyError(f"unknown MsgSeqNumber rule {rule!r}")
+
+    def offset_after(self, rule: str, field: int | None = None) -> int:
+        """The Offset a table's rule word gives after this position (see :meth:`msg_seq_number`)."""
+        if rule == "zero":
+            return 0
+        if rule == "previous-end":
+            return self.offset + self.length
+        if rule == "field" and field is not None:
+            return field
+        raise KeyError(f"unknown Offset rule {rule!r}")
+
     def advance(self, md, length: int, logical: bool, persistence: int, syncpoint: bool) -> None:
         """Record the message just put or returned as the previous one.
 
@@ -47,7 +70,7 @@ class GroupPosition:
         setting the rest must repeat (put.logical-order.restart-in-middle, get.logical-order.uow-consistency).
         What the message's flags leave unterminated is :func:`group_state`.
         """
-        if not logical or not (self.current_group or self.current_logical_message):
+        if not logical or not self.unterminated:
             self.persistence, self.in_syncpoint = persistence, syncpoint
         self.group_id, self.seq, self.offset, self.length = md.GroupId, md.MsgSeqNumber, md.Offset, length
         flags = self.flags = md.MsgFlags
@@ -64,8 +87,7 @@ def group_state(flags: int) -> tuple[bool, bool, bool, bool]:
             read.last_in_group)
 
 
-# Every combination of the flags, worked out once: a position advances on every put and get.
-_GROUP_STATE = {bits: group_state(bits) for bits in range(KNOWN + 1) if bits & ~KNOWN == 0}
+_GROUP_STATE = every_combination(group_state)
 
 
 @dataclass(slots=True)

@@ -22,12 +22,14 @@ class IdGenerator:
     def __post_init__(self) -> None:
         self._prefix = ("AMQ " + self.qmgr_name[:8].ljust(8)).encode("ascii", "replace")
 
+    def _next(self) -> bytes:
+        self.counter += 1
+        return ((self.seed << 40) + self.counter).to_bytes(12, "big")
+
     def new_id(self) -> bytes:
         """A new 24-byte identifier (MsgId, CorrelId or GroupId)."""
-        self.counter += 1
-        return self._prefix + ((self.seed << 40) + self.counter).to_bytes(12, "big")
+        return self._prefix + self._next()
 
     def new_token(self) -> bytes:
         """A new 16-byte MsgToken."""
-        self.counter += 1
-        return b"MTOK" + ((self.seed << 40) + self.counter).to_bytes(12, "big")
+        return b"MTOK" + self._next()

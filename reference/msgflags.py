@@ -7,9 +7,12 @@ mean.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple, TypeVar
 
 from .constants import VALUES
+
+T = TypeVar("T")
 
 SEGMENTATION_ALLOWED = VALUES["MQMF_SEGMENTATION_ALLOWED"]
 SEGMENT = VALUES["MQMF_SEGMENT"]
@@ -47,8 +50,13 @@ class GroupFlags(NamedTuple):
         return self.last_in_group and (not self.segment or self.last_segment)
 
 
-# Every combination of the five flags, read once: flags are read on every put and get.
-_GROUP_FLAGS = {bits: GroupFlags._read(bits) for bits in range(KNOWN + 1) if bits & ~KNOWN == 0}
+def every_combination(read: Callable[[int], T]) -> dict[int, T]:
+    """``read`` of every combination of the known group and segment flags, worked out once: flags are read on
+    every put and get, so the model looks the answers up (index by ``flags & KNOWN``)."""
+    return {bits: read(bits) for bits in range(KNOWN + 1) if bits & ~KNOWN == 0}
+
+
+_GROUP_FLAGS = every_combination(GroupFlags._read)  # GroupFlags.of
 
 
 def stored_flags(flags: int, clauses: list[str]) -> int:
@@ -100,6 +108,4 @@ def statuses(flags: int) -> tuple[int, int, int]:
     return _STATUSES[flags & KNOWN]
 
 
-# Every combination of the flags, worked out once: a get reports them on every call.
-_STATUSES = {bits: (group_status(bits), segment_status(bits), segmentation_status(bits))
-             for bits in range(KNOWN + 1) if bits & ~KNOWN == 0}
+_STATUSES = every_combination(lambda bits: (group_status(bits), segment_status(bits), segmentation_status(bits)))

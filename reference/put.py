@@ -80,7 +80,8 @@ def check_consistency(qm: QueueManager, position: GroupPosition, facts: dict, ca
 
 
 def check_options(qm: QueueManager, options: int, call: str) -> Result | None:
-    """The failure for MQPMO options that are unknown or may not be combined on ``call``, else None.
+    """The failure for MQPMO options that are unknown or may not be combined on ``call``, else None (as a
+    Result, for MQPUT1 and the cluster's puts, which check options before they choose a queue).
 
     Clauses: put.options.unknown and the rows of fixtures/tables/put-options-rules.yaml.
     """
@@ -89,7 +90,11 @@ def check_options(qm: QueueManager, options: int, call: str) -> Result | None:
 
 
 def options_refusal(qm: QueueManager, options: int, call: str) -> tuple[str, str] | None:
-    """The reason name and clause of :func:`check_options`' failure, else None."""
+    """The failure (reason name, clause) for MQPMO options that are unknown or may not be combined on ``call``,
+    else None.
+
+    Clauses: put.options.unknown and the rows of fixtures/tables/put-options-rules.yaml.
+    """
     if unknown_bits(options, "MQPMO"):
         return "MQRC_OPTIONS_ERROR", "put.options.unknown"
     broken = first_broken(qm.spec[PUT_OPTIONS], options, call)
@@ -284,8 +289,8 @@ def put(
     if position is None:
         position = GroupPosition()
     group_id = _group_id(qm, then["GroupId"], position, md.GroupId if version2 else NONE_ID)
-    seq = _msg_seq_number(then["MsgSeqNumber"], position, md.MsgSeqNumber if version2 else 1)
-    offset = _offset(then["Offset"], position, md.Offset if version2 else 0)
+    seq = position.msg_seq_number(then["MsgSeqNumber"], md.MsgSeqNumber if version2 else 1)
+    offset = position.offset_after(then["Offset"], md.Offset if version2 else 0)
     if not 1 <= seq <= MAX_SEQ_OR_OFFSET:
         return Result(MQCC_FAILED, VALUES["MQRC_MSG_SEQ_NUMBER_ERROR"], clauses + ["put.msg-seq-number-range"])
     if not 0 <= offset <= MAX_SEQ_OR_OFFSET:
@@ -353,30 +358,6 @@ def put(
     pmo_out = pmo.copy()
     pmo_out.ResolvedQName, pmo_out.ResolvedQMgrName = definition.name, qm.name
     return Result(comp_code, VALUES[reason], clauses, out, pmo_out)  # md, pmo
-
-
-def _msg_seq_number(rule: str, position: GroupPosition, field: int) -> int:
-    """The MsgSeqNumber Table 1's rule word (its ``outputs`` vocabulary) gives."""
-    if rule == "one":
-        return 1
-    if rule == "previous-plus-one":
-        return position.seq + 1
-    if rule == "previous":
-        return position.seq
-    if rule == "field":
-        return field
-    raise KeyError(f"{TABLE1}: unknown MsgSeqNumber rule {rule!r}")
-
-
-def _offset(rule: str, position: GroupPosition, field: int) -> int:
-    """The Offset Table 1's rule word gives."""
-    if rule == "zero":
-        return 0
-    if rule == "previous-end":
-        return position.offset + position.length
-    if rule == "field":
-        return field
-    raise KeyError(f"{TABLE1}: unknown Offset rule {rule!r}")
 
 
 def _group_id(qm: QueueManager, rule: str, position: GroupPosition, field: bytes) -> bytes:

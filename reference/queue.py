@@ -23,7 +23,6 @@ VISIBLE = 0
 PUT_PENDING = 1  # put in a unit of work not yet committed: on the queue, counted in depth, invisible
 GET_PENDING = 2  # got in a unit of work not yet committed: invisible, restored by backout
 
-INDEXED_FIELDS = ("MsgId", "CorrelId", "GroupId")
 EAGER_INDEXES = ("CorrelId", "GroupId")  # see LocalQueue.index
 
 
@@ -112,7 +111,7 @@ class LocalQueue:
         """Place a message at the end of its priority level."""
         seq, md = message.seq, message.md
         self.messages[seq] = message
-        self.levels[md.Priority if md.Priority < MAX_PRIORITY else MAX_PRIORITY][seq] = message  # message.level
+        self.levels[message.level][seq] = message
         self.tokens[message.token] = message
         for name, index in self.indexes.items():
             value = getattr(md, name)
@@ -126,7 +125,7 @@ class LocalQueue:
         """Take a message off the queue for good."""
         seq, md = message.seq, message.md
         del self.messages[seq]
-        del self.levels[md.Priority if md.Priority < MAX_PRIORITY else MAX_PRIORITY][seq]  # message.level
+        del self.levels[message.level][seq]
         del self.tokens[message.token]
         for name, index in self.indexes.items():
             value = getattr(md, name)

@@ -263,13 +263,17 @@ class Partial:
     # signature -> [count, shortest witness (length, seq, sequence id)]
     signatures: dict[tuple, list] = field(default_factory=dict)
 
+    def add(self, signature: tuple, count: int, witness: tuple[int, int, str]) -> None:
+        """Count ``count`` divergences of ``signature``, keeping the shorter witness."""
+        mine = self.signatures.setdefault(signature, [0, witness])
+        mine[0] += count
+        mine[1] = min(mine[1], witness)
+
     def merge(self, other: Partial) -> Partial:
         merged = Partial(self.sequences + other.sequences, self.steps + other.steps, self.clauses + other.clauses,
                          {k: list(v) for k, v in self.signatures.items()})
-        for key, (count, witness) in other.signatures.items():
-            mine = merged.signatures.setdefault(key, [0, witness])
-            mine[0] += count
-            mine[1] = min(mine[1], witness)
+        for signature, (count, witness) in other.signatures.items():
+            merged.add(signature, count, witness)
         return merged
 
     def aggregates(self) -> dict[str, Any]:
@@ -290,8 +294,7 @@ def partition_aggregate(store: Store, part: int) -> Partial:
     if pc.any(table["diverged"]).as_py():
         for row in pq.read_table(folder, columns=["seq", "sequence_id", "step", *SIGNATURE],
                                  filters=[("diverged", "=", True)]).to_pylist():
-            key = tuple(row[k] for k in SIGNATURE)
-            partial = partial.merge(Partial(signatures={key: [1, (row["step"] + 1, row["seq"], row["sequence_id"])]}))
+            partial.add(tuple(row[k] for k in SIGNATURE), 1, (row["step"] + 1, row["seq"], row["sequence_id"]))
     return partial
 
 
@@ -403,12 +406,6 @@ def write_outputs(store: Store, config: CampaignConfig, campaign_id: str, aggreg
 
 
 # -- the in-process path ------------------------------------------------------------------------------------
-
-def _dataset(store: Store):
-    import pyarrow.dataset as ds
-
-    return ds.dataset(store.steps, format="parquet", partitioning="hive")
-
 
 def run_in_process(config: CampaignConfig, store: Store, corpus: Sequence[Mapping[str, Any]] | None,
                    progress: Progress, stop_after: int | None = None) -> tuple[int, int]:
