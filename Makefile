@@ -15,7 +15,15 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	$(VENV_PY) -m pip install -c constraints.txt -e .
 	touch $@
 
-install: $(VENV)/.installed
+# Class-data sharing archives for Spark's JVMs (conformance/campaign/class_data_sharing.py): every campaign's and
+# test's Spark session then starts in about half the time. Built once (about a minute); best effort, as campaigns
+# work without them.
+$(VENV)/.spark-cds: $(VENV)/.installed
+	$(RUN) $(VENV_PY) -m conformance.campaign.class_data_sharing || \
+		echo "Spark's JVMs will start without class-data sharing archives (slower, otherwise the same)"
+	touch $@
+
+install: $(VENV)/.installed $(VENV)/.spark-cds
 
 # Best effort: Debian's chromium lets tests/test_report.py check the HTML report in a real browser. Installed only
 # when running as root with apt-get; otherwise that test is skipped with its reason. Never fails the build.

@@ -47,6 +47,19 @@ def spark():
     spark.stop()
 
 
+def test_the_driver_jvm_maps_the_class_data_sharing_archive_that_install_built(spark):
+    from conformance.campaign import class_data_sharing
+
+    built = class_data_sharing.archive(class_data_sharing.DRIVER)
+    if built is None:
+        pytest.skip("no class-data sharing archive for Spark's driver (`make install` builds it)")
+    maps = Path(f"/proc/{spark.sparkContext._gateway.proc.pid}/maps")
+    if not maps.exists():
+        pytest.skip("needs Linux's /proc to see what the JVM mapped")
+    # A JVM that rejects an archive (another Java, another classpath) unmaps it and starts without it, silently.
+    assert str(built) in maps.read_text(), "the driver's JVM started without its class-data sharing archive"
+
+
 def test_sequences_are_reproducible_from_seed_and_index_alone():
     first = generate.sequence(7, 42, 20)
     assert first == generate.sequence(7, 42, 20)

@@ -27,6 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from . import class_data_sharing
 from .run import CampaignConfig, CampaignError, Partial, Progress, Store, Worker, partition_aggregate, replay_partition
 
 LOG4J = """\
@@ -74,8 +75,12 @@ def java_version() -> int:
     return major
 
 
-def session(master: str = "local[*]", app_name: str = "mqconf-campaign"):
-    """A SparkSession on ``master``, set up for the campaign (see the module's docstring)."""
+def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archives: bool = True,
+            driver_options: str = "", executor_options: str = ""):
+    """A SparkSession on ``master``, set up for the campaign (see the module's docstring).
+
+    The JVMs map the class-data sharing archives ``make install`` built, if any (``archives``; see
+    class_data_sharing.py); ``driver_options`` and ``executor_options`` are added to their JVM options."""
     java_version()
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
@@ -84,6 +89,9 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign"):
     log4j.write_text(LOG4J)
     java_options = (f"-Dlog4j2.configurationFile=file:{log4j} -Dlog4j.configurationFile=file:{log4j} "
                     + os.environ.get("MQCONF_SPARK_JAVA_OPTIONS", JVM_OPTIONS))
+    if archives:
+        shared_driver, shared_executor = class_data_sharing.java_options(master)
+        driver_options, executor_options = f"{driver_options} {shared_driver}", f"{executor_options} {shared_executor}"
     from pyspark.sql import SparkSession
 
     builder = (SparkSession.builder.master(master).appName(app_name)
@@ -91,8 +99,8 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign"):
                .config("spark.driver.bindAddress", "127.0.0.1")
                .config("spark.ui.enabled", "false")
                .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.driver.extraJavaOptions", java_options)
-               .config("spark.executor.extraJavaOptions", java_options)
+               .config("spark.driver.extraJavaOptions", f"{java_options} {driver_options}".strip())
+               .config("spark.executor.extraJavaOptions", f"{java_options} {executor_options}".strip())
                .config("spark.executorEnv.PYSPARK_PYTHON", sys.executable)
                .config("spark.sql.shuffle.partitions", "8")
                .config("spark.python.worker.reuse", "true"))
