@@ -233,12 +233,15 @@ def main() -> None:
     args = parser.parse_args()
     n = 20_000 if args.quick else 100_000
 
-    floor = floor_pairs(n)
-    contract = contract_pairs(n)
-    plain = model_pairs(n)
-    grouped = model_group_pairs(n)
-    plain_reused = model_pairs_reused(n)
-    grouped_reused = model_group_pairs_reused(n)
+    # Each rate is the best of three rounds, taken in turn (floor, contract, model, ...), so that a burst of load
+    # from a neighbour on this shared machine costs one round of one figure rather than skewing a ratio.
+    measures = (floor_pairs, contract_pairs, model_pairs, model_group_pairs, model_pairs_reused,
+                model_group_pairs_reused)
+    best = dict.fromkeys(measures, 0.0)
+    for _ in range(1 if args.quick else 3):
+        for measure in measures:
+            best[measure] = max(best[measure], measure(n))
+    floor, contract, plain, grouped, plain_reused, grouped_reused = best.values()
     print(f"floor (deque, fresh MsgId): {floor:>12,.0f} put+get pairs/s  ({1e6 / floor:.2f} us a pair)")
     print(f"contract only (no MQ rule): {contract:>12,.0f} pairs/s  floor/it    = {floor / contract:5.1f}x "
           "(the API's own cost: see contract_pairs)")
@@ -256,8 +259,9 @@ def main() -> None:
 
     print(f"state-machine steps on the reference adapter: {machine_steps(10 if args.quick else 40):,.0f} steps/s")
     if args.suite:
-        one, two = suite_wall(1), suite_wall(2)
-        print(f"test suite wall time: -n 1 {one:.0f} s, -n 2 {two:.0f} s (ratio {one / two:.2f}; target -n 2 < 60 s)")
+        one, two, again = suite_wall(1), suite_wall(2), suite_wall(2)
+        print(f"test suite wall time: -n 1 {one:.0f} s, -n 2 {two:.0f} s and {again:.0f} s (ratio {one / two:.2f}; "
+              "target -n 2 < 60 s)")
     if args.memory:
         print(f"peak memory of 10^6 messages on one queue: {memory_of_a_million():,.0f} MiB")
     print(f"(python {sys.version.split()[0]}, max RSS of this process "
