@@ -53,3 +53,13 @@ def test_building_without_java_is_one_line_and_does_not_fail_the_install(monkeyp
     out = capsys.readouterr().out.strip().splitlines()
     assert len(out) == 1 and out[0].startswith("class-data sharing archives not built") and "Java 17" in out[0]
     assert not (tmp_path / "archives").exists()
+
+
+def test_a_folder_that_cannot_be_made_is_one_line(monkeypatch, tmp_path, capsys):
+    if shutil.which("java") is None:
+        pytest.skip("needs `java` on PATH (without it the build stops earlier, at the Java check)")
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert cds.main(["--dir", str(blocker / "archives")]) == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and out[0].startswith("class-data sharing archives not built: cannot make")

@@ -90,6 +90,16 @@ def _dump(role: str, target: Path) -> None:
 
 def _running_with(text: str) -> bool:
     """Whether a process whose command line holds ``text`` is still running (an executor still writing)."""
+    proc = Path("/proc")
+    if proc.is_dir():  # Linux: read the command lines (pgrep may not be installed)
+        wanted = text.encode()
+        for cmdline in proc.glob("[0-9]*/cmdline"):
+            try:
+                if wanted in cmdline.read_bytes():
+                    return True
+            except OSError:  # the process ended while we looked
+                continue
+        return False
     pgrep = shutil.which("pgrep")
     if pgrep is None:
         time.sleep(10)  # no way to look: give the executor time to finish writing
@@ -108,16 +118,24 @@ def build(folder: Path) -> int:
     except CampaignError as exc:
         print(f"class-data sharing archives not built: {exc}")
         return 0
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"class-data sharing archives not built: cannot make {folder}: {exc.strerror or exc}")
+        return 1
     status = 0
     for role in (DRIVER, EXECUTOR):
         started = time.monotonic()
         partial = folder / f".{role}.{os.getpid()}.jsa"
-        done = subprocess.run([sys.executable, "-m", "conformance.campaign.class_data_sharing", "--dump", role, str(partial)],
-                              capture_output=True, text=True, timeout=900)
-        if done.returncode != 0 or not partial.is_file() or partial.stat().st_size == 0:
-            last = (done.stderr.strip().splitlines() or ["no archive was written"])[-1]
-            print(f"class-data sharing archive for the Spark {role} not built: {last}")
+        try:
+            done = subprocess.run([sys.executable, "-m", "conformance.campaign.class_data_sharing", "--dump", role,
+                                   str(partial)], capture_output=True, text=True, timeout=900)
+            problem = (done.stderr.strip().splitlines() or ["no archive was written"])[-1]
+            failed = done.returncode != 0
+        except (OSError, subprocess.SubprocessError) as exc:
+            problem, failed = str(exc), True
+        if failed or not partial.is_file() or partial.stat().st_size == 0:
+            print(f"class-data sharing archive for the Spark {role} not built: {problem}")
             partial.unlink(missing_ok=True)
             status = 1
             continue
