@@ -13,6 +13,9 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
 	$(VENV_PY) -m pip install --quiet --upgrade pip
 	$(VENV_PY) -m pip install -c constraints.txt -e .
+	# pip compiles what it installs, but not the modules of an editable install: compile them once here, rather than
+	# in each of the first test run's many processes at once.
+	$(RUN) $(VENV_PY) -m compileall -q reference conformance adapters fixtures
 	touch $@
 
 # Class-data sharing archives for Spark's JVMs (conformance/campaign/class_data_sharing.py): every campaign's and
