@@ -29,7 +29,7 @@ import os
 import shlex
 import subprocess
 from collections import Counter
-from dataclasses import asdict
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +37,10 @@ import fixtures
 
 from . import __version__
 from .clauses import Registry
-from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult
+from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, StepResult
 
 SCHEMA_VERSION = 2
+_STEP_FIELDS = tuple(f.name for f in fields(StepResult))
 SCHEMA = Path(__file__).resolve().parent / "schemas" / "report.json"
 EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_COVERED, SKIPPED = "expected failure", "unexpected pass", "not covered", "skipped"
 CLAUSE_STATUSES = (FAILED, UNEXPECTED_PASS, EXPECTED_FAILURE, PASSED, NOT_CLAIMED, NOT_COVERED)
@@ -110,8 +111,14 @@ def scenario_record(result: ScenarioResult, expectations: list[dict] | None = No
         "status": status,
         "reason": result.reason or expected,
         "clauses": clauses,
-        "steps": [asdict(step) for step in result.steps],
+        "steps": [_step_record(step) for step in result.steps],
     }
+
+
+def _step_record(step: StepResult) -> dict[str, Any]:
+    """A step's fields as they are: its call, expectation and outcome are JSON values already, and the record is
+    written at once (``dataclasses.asdict`` deep-copied every one, a third of a run's report time)."""
+    return {name: getattr(step, name) for name in _STEP_FIELDS}
 
 
 class RunWriter:
