@@ -82,8 +82,8 @@ def _dump(role: str, target: Path) -> None:
     # The driver's JVM exits when its standard input closes (PySpark's gateway watches it); executors exit when
     # their application ends. Each writes its archive on the way out.
     gateway.stdin.close()
-    gateway.wait(timeout=300)
-    deadline = time.monotonic() + 300
+    gateway.wait(timeout=120)
+    deadline = time.monotonic() + 120
     while _running_with(option) and time.monotonic() < deadline:
         time.sleep(0.5)
 
@@ -129,7 +129,7 @@ def build(folder: Path) -> int:
         partial = folder / f".{role}.{os.getpid()}.jsa"
         try:
             done = subprocess.run([sys.executable, "-m", "conformance.campaign.class_data_sharing", "--dump", role,
-                                   str(partial)], capture_output=True, text=True, timeout=900)
+                                   str(partial)], capture_output=True, text=True, timeout=300)
             problem = (done.stderr.strip().splitlines() or ["no archive was written"])[-1]
             failed = done.returncode != 0
         except (OSError, subprocess.SubprocessError) as exc:
