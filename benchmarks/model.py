@@ -5,8 +5,9 @@
 - MQPUT+MQGET pairs per second through the model's MQI-shaped API, against a plain-Python floor that does the
   same work with no MQ semantics (a deque of slotted messages with a fresh 24-byte MsgId): target within 10x
   for ungrouped messages and within 20x for logical-order groups. Beside them, the same pair reduced to what the
-  API's contract alone requires (handles, stored copy, indexes, output structures), with no MQ rule. Measured twice: with the caller's MQMD,
-  MQPMO and MQGMO built for every call, and built once and reused (as MQI programs do).
+  API's contract alone requires (handles, stored copy, indexes, output structures), with no MQ rule. Measured
+  twice: with the caller's MQMD, MQPMO and MQGMO built for every call, and built once and reused (as MQI
+  programs do).
 - matched gets (by CorrelId, by GroupId) and logical-order gets at queue depths 10^2 .. 10^5: the cost per get
   should grow by at most 2x from 10^2 to 10^5 (indexes, not scans).
 - Hypothesis state-machine steps per second on the reference adapter.

@@ -523,20 +523,15 @@ def _counts(items: list[dict], total: str) -> dict[str, int]:
 def validate_report(report: dict) -> None:
     """Raise ``jsonschema.ValidationError`` when ``report`` does not match ``schemas/report.json``.
 
-    jsonschema-rs, where installed, accepts a valid report in a few milliseconds; the pure validator judges
-    anything else and writes the error."""
+    A quick validator accepts a valid report in a few milliseconds; the pure one judges anything else and writes
+    the error (conformance/schema.py :func:`~conformance.schema.quick_validator`)."""
     from jsonschema import Draft202012Validator
 
-    from .schema import jsonschema_rs
+    from .schema import accepts, quick_validator
 
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    if jsonschema_rs is not None:
-        try:
-            if jsonschema_rs.validator_for(schema, validate_formats=False).is_valid(report):
-                return
-        except ValueError:  # a value JSON cannot hold: the pure validator names it
-            pass
-    Draft202012Validator(schema).validate(report)
+    if not accepts(quick_validator(schema), report):
+        Draft202012Validator(schema).validate(report)
 
 
 def write_reports(directory: Path, registry: Registry) -> dict[str, Path]:

@@ -26,13 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
 
 try:  # jsonschema-rs judges the same files a hundred times faster; without it the pure validator judges alone
     import jsonschema_rs
 except ImportError:  # pragma: no cover - it is a dependency, but a missing one only costs time
     jsonschema_rs = None
-from jsonschema.exceptions import ValidationError
-from referencing import Registry, Resource
 
 SCHEMAS = Path(__file__).resolve().parent / "schemas"
 NAMES = ("call", "outcome", "scenario")
@@ -126,29 +126,40 @@ def _pick(error: ValidationError) -> ValidationError:
     return deepest if len(deepest.absolute_path) > len(error.absolute_path) else error
 
 
-@lru_cache(maxsize=None)
-def _quick_validators() -> dict[str, Any]:
-    """jsonschema-rs validators of the three files, which only say whether a value is valid.
+def quick_validator(schema: Mapping[str, Any], registry: Any = None) -> Any:
+    """A jsonschema-rs validator of ``schema`` that only says whether a value is valid (None without jsonschema-rs).
 
     Most values are valid, and for those the pure-Python validator's walk is most of the cost of a JSON-lines
-    exchange or of reading a scenario. It still judges every value these do not accept, and it alone writes the
-    messages, so they read the same (tests/test_schemas.py checks that both judge alike)."""
+    exchange, of reading a scenario or of checking a report. The pure validator still judges every value this
+    one does not accept, and it alone writes the messages, so they read the same (tests/test_schemas.py checks
+    that both judge alike)."""
     if jsonschema_rs is None:
-        return {}
-    schemas = {name: load_schema(name) for name in NAMES}
-    shared = jsonschema_rs.Registry([(schema["$id"], schema) for schema in schemas.values()])
-    return {name: jsonschema_rs.validator_for(schema, registry=shared, validate_formats=False)
-            for name, schema in schemas.items()}
+        return None
+    return jsonschema_rs.validator_for(schema, registry=registry, validate_formats=False)
 
 
-def quickly_valid(name: str, value: Any) -> bool:
-    """Whether jsonschema-rs accepts ``value`` under schema ``name``; False when it cannot tell (it is missing,
+def accepts(quick: Any, value: Any) -> bool:
+    """Whether ``quick`` (a :func:`quick_validator`) accepts ``value``; False when it cannot tell (there is none,
     or the value holds something JSON cannot, such as bytes)."""
-    quick = _quick_validators().get(name)
     try:
         return quick is not None and quick.is_valid(value)
     except ValueError:  # "Unsupported type": the pure validator says what is wrong with it
         return False
+
+
+@lru_cache(maxsize=None)
+def _quick_validators() -> dict[str, Any]:
+    """The quick validators of the three files, each able to follow references into the others."""
+    if jsonschema_rs is None:
+        return {}
+    schemas = {name: load_schema(name) for name in NAMES}
+    shared = jsonschema_rs.Registry([(schema["$id"], schema) for schema in schemas.values()])
+    return {name: quick_validator(schema, shared) for name, schema in schemas.items()}
+
+
+def quickly_valid(name: str, value: Any) -> bool:
+    """Whether jsonschema-rs accepts ``value`` under schema ``name`` (see :func:`accepts`)."""
+    return accepts(_quick_validators().get(name), value)
 
 
 def _validate(name: str, value: Any) -> None:
