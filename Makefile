@@ -7,26 +7,31 @@ ALLURE := $(VENV)/allure/node_modules/.bin/allure
 # environment sets PYTHONDONTWRITEBYTECODE.
 RUN := env -u PYTHONDONTWRITEBYTECODE
 
-.PHONY: install test conformance allure allure-cli browser clean
+.PHONY: install spark-cds test conformance allure allure-cli browser clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
+	@test -x $(VENV_PY) || echo "make install: creating the virtualenv $(VENV)"
 	test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
+	@echo "make install: upgrading pip"
 	$(VENV_PY) -m pip install --quiet --upgrade pip
-	$(VENV_PY) -m pip install -c constraints.txt -e .
+	@echo "make install: installing the suite and the versions constraints.txt pins (pip; the first time it downloads several hundred MiB, most of it pyspark)"
+	$(VENV_PY) -m pip install --quiet --progress-bar off -c constraints.txt -e .
 	# pip compiles what it installs, but not the modules of an editable install: compile them once here, rather than
 	# in each of the first test run's many processes at once.
+	@echo "make install: compiling the suite's modules"
 	$(RUN) $(VENV_PY) -m compileall -q reference conformance adapters fixtures
 	touch $@
+	@echo "make install: done ($(VENV)); no JVM was started: campaigns on Spark build their class-data sharing archives on first use, or run make spark-cds"
+
+# What every user needs, and nothing more: a JSON-lines implementer never starts Spark.
+install: $(VENV)/.installed
 
 # Class-data sharing archives for Spark's JVMs (conformance/campaign/class_data_sharing.py): every campaign's and
-# test's Spark session then starts in about half the time. Built once (about a minute); best effort, as campaigns
-# work without them.
-$(VENV)/.spark-cds: $(VENV)/.installed
-	$(RUN) $(VENV_PY) -m conformance.campaign.class_data_sharing || \
-		echo "Spark's JVMs will start without class-data sharing archives (slower, otherwise the same)"
-	touch $@
-
-install: $(VENV)/.installed $(VENV)/.spark-cds
+# test's Spark session then starts in about half the time. The first campaign on Spark builds the ones it uses (with a
+# line saying so); this target builds (or, after changing Java or Spark, rebuilds) both ahead of time.
+spark-cds: install
+	@echo "make spark-cds: building the class-data sharing archives of Spark's driver and executor (a small campaign each)"
+	$(RUN) $(VENV_PY) -m conformance.campaign.class_data_sharing
 
 # Best effort: Debian's chromium lets tests/test_report.py check the HTML report in a real browser. Installed only
 # when running as root with apt-get; otherwise that test is skipped with its reason. Never fails the build.
@@ -40,16 +45,19 @@ browser:
 	else echo "no chromium (needs root and apt-get to install); the browser test will be skipped"; fi
 
 test: install browser
+	@echo "make test: running the whole suite with pytest-xdist (one worker per core)"
 	$(RUN) $(VENV_PY) -m pytest -n auto -q
 
 # A conformance run against the model; its last line is the path of the HTML report.
 conformance: install
+	@echo "make conformance: a campaign on Spark (needs Java 17+), then the conformance run against the model"
 	$(RUN) $(VENV)/bin/mqconf campaign --adapter reference --sequences 200 --length 20 --seed 0
 	$(RUN) $(VENV)/bin/mqconf run --adapter reference
 
 # The Allure command line (Allure 3, from the npm registry) inside the virtualenv, where mqconf finds it.
 allure-cli: $(ALLURE)
 $(ALLURE):
+	@echo "make allure-cli: installing Allure 3 from the npm registry into $(VENV)/allure"
 	npm install --silent --no-fund --no-audit --prefix $(VENV)/allure allure@3
 
 # A conformance run that also makes a single-file Allure HTML report (reports/<run-id>/allure-report/index.html).

@@ -14,3 +14,7 @@ pytest_plugins = ["pytester"]
 # only the tests do this, the campaign's defaults (conformance/campaign/spark.py JVM_OPTIONS) verify as usual.
 os.environ.setdefault("MQCONF_SPARK_JAVA_OPTIONS",
                       JVM_OPTIONS + " -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote")
+
+# The first campaign on Spark builds class-data sharing archives (conformance/campaign/class_data_sharing.py ensure):
+# a minute of Spark no test should spend by accident. Tests that need an archive build one explicitly.
+os.environ.setdefault("MQCONF_SPARK_CDS_BUILD", "0")

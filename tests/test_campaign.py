@@ -47,17 +47,25 @@ def spark():
     spark.stop()
 
 
-def test_the_driver_jvm_maps_the_class_data_sharing_archive_that_install_built(spark):
-    from conformance.campaign import class_data_sharing
+def test_the_driver_jvm_maps_its_class_data_sharing_archive(spark, tmp_path):
+    from conformance.campaign import class_data_sharing as cds
 
-    built = class_data_sharing.archive(class_data_sharing.DRIVER)
-    if built is None:
-        pytest.skip("no class-data sharing archive for Spark's driver (`make install` builds it)")
-    maps = Path(f"/proc/{spark.sparkContext._gateway.proc.pid}/maps")
-    if not maps.exists():
+    if not Path(f"/proc/{spark.sparkContext._gateway.proc.pid}/maps").exists():
         pytest.skip("needs Linux's /proc to see what the JVM mapped")
-    # A JVM that rejects an archive (another Java, another classpath) unmaps it and starts without it, silently.
-    assert str(built) in maps.read_text(), "the driver's JVM started without its class-data sharing archive"
+    built = cds.archive(cds.DRIVER)
+    if built is not None:  # built by `make spark-cds` or a first campaign: this module's session maps it
+        maps = Path(f"/proc/{spark.sparkContext._gateway.proc.pid}/maps").read_text()
+        # A JVM that rejects an archive (another Java, another classpath) unmaps it and starts without it, silently.
+        assert str(built.resolve()) in maps, "the driver's JVM started without its class-data sharing archive"
+        return
+    # A fresh machine (make install starts no JVM): build the driver's archive here, and start a session on it.
+    assert cds.build(tmp_path, (cds.DRIVER,)) == 0 and cds.archive(cds.DRIVER, tmp_path) is not None
+    code = ("import os; from conformance.campaign.spark import session; s = session('local[1]'); "
+            "maps = open(f'/proc/{s.sparkContext._gateway.proc.pid}/maps').read(); "
+            "print(os.path.realpath(os.path.join(os.environ['MQCONF_SPARK_CDS_DIR'], 'driver.jsa')) in maps); s.stop()")
+    mapped = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "MQCONF_SPARK_CDS_DIR": str(tmp_path)})
+    assert mapped.stdout.strip().splitlines()[-1:] == ["True"], mapped.stdout + mapped.stderr
 
 
 def test_sequences_are_reproducible_from_seed_and_index_alone():

@@ -6,11 +6,14 @@ to an archive when it exits (``-XX:ArchiveClassesAtExit``); a later JVM maps tha
 classes again (``-XX:SharedArchiveFile``). On these 2-core machines that takes a local[2] session's start from
 about 7.5 s to 3.9 s and a local-cluster[2,1,1024] campaign from about 30 to 19 busy core-seconds.
 
-``make install`` builds two archives (``python -m conformance.campaign.class_data_sharing``), each from a small
-campaign run for the purpose: one from a local[2] driver, and one from a local-cluster executor, whose classpath
-differs from the driver's (a dynamic archive serves only the classpath it was made with). They live in
-``<prefix>/share/mqconf/spark-cds`` (the virtualenv), or in the folder ``MQCONF_SPARK_CDS_DIR`` names; an empty
-``MQCONF_SPARK_CDS_DIR`` turns them off.
+There are two archives, each built from a small campaign run for the purpose: one from a local[2] driver, and
+one from a local-cluster executor, whose classpath differs from the driver's (a dynamic archive serves only the
+classpath it was made with). ``make install`` starts no JVM: the first campaign on Spark builds the archives its
+master uses (``ensure``, with a line on standard error saying so; a failure costs that campaign nothing but the
+time), and ``make spark-cds`` (``python -m conformance.campaign.class_data_sharing``) builds or rebuilds both
+ahead of time. They live in ``<prefix>/share/mqconf/spark-cds`` (the virtualenv), or in the folder
+``MQCONF_SPARK_CDS_DIR`` names; an empty ``MQCONF_SPARK_CDS_DIR`` turns them off, and ``MQCONF_SPARK_CDS_BUILD=0``
+turns off only the build on first use (the test suite sets it: its tests build archives only explicitly).
 
 A JVM that cannot use an archive (another Java or Spark since it was built, an executor on another machine)
 starts exactly as it would without one, and says nothing: the archives only ever save time.
@@ -19,6 +22,7 @@ starts exactly as it would without one, and says nothing: the archives only ever
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import subprocess
@@ -107,25 +111,39 @@ def _running_with(text: str) -> bool:
     return subprocess.run([pgrep, "-f", "--", text], capture_output=True).returncode == 0
 
 
-def build(folder: Path) -> int:
-    """Build both archives in ``folder``, each in a child process; a one-line message for each. Returns the exit
-    status: 0 when both were built or Java is missing (campaigns then say what to install), 1 otherwise."""
+def _failed_marker(folder: Path, role: str) -> Path:
+    """The file that records a failed build on first use, so that later campaigns do not try again each time."""
+    return folder / f"{role}.failed"
+
+
+def build(folder: Path, roles: tuple[str, ...] = (DRIVER, EXECUTOR), out=None, remember_failures: bool = False) -> int:
+    """Build the archives of ``roles`` in ``folder``, each in a child process; a one-line message for each on
+    ``out`` (standard output by default). Returns the exit status: 0 when all were built or Java is missing
+    (campaigns then say what to install), 1 otherwise. With ``remember_failures`` a role that could not be built
+    leaves a ``<role>.failed`` file with the reason, and ``ensure`` does not try it again (the explicit build,
+    ``make spark-cds``, does; a role built removes its file)."""
     from .run import CampaignError
     from .spark import java_version
+
+    out = out if out is not None else sys.stdout
+
+    def say(text: str) -> None:
+        print(text, file=out, flush=True)
 
     try:
         java_version()
     except CampaignError as exc:
-        print(f"class-data sharing archives not built: {exc}")
+        say(f"class-data sharing archives not built: {exc}")
         return 0
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        print(f"class-data sharing archives not built: cannot make {folder}: {exc.strerror or exc}")
+        say(f"class-data sharing archives not built: cannot make {folder}: {exc.strerror or exc}")
         return 1
     status = 0
-    for role in (DRIVER, EXECUTOR):
+    for role in roles:
         started = time.monotonic()
+        say(f"class-data sharing archive for the Spark {role}: building (a small campaign on {MASTERS[role]})")
         partial = folder / f".{role}.{os.getpid()}.jsa"
         try:
             done = subprocess.run([sys.executable, "-m", "conformance.campaign.class_data_sharing", "--dump", role,
@@ -134,21 +152,66 @@ def build(folder: Path) -> int:
             failed = done.returncode != 0
         except (OSError, subprocess.SubprocessError) as exc:
             problem, failed = str(exc), True
+        marker = _failed_marker(folder, role)
         if failed or not partial.is_file() or partial.stat().st_size == 0:
-            print(f"class-data sharing archive for the Spark {role} not built: {problem}")
+            say(f"class-data sharing archive for the Spark {role} not built: {problem}")
             partial.unlink(missing_ok=True)
+            if remember_failures:
+                with contextlib.suppress(OSError):
+                    marker.write_text(problem + "\n")
             status = 1
             continue
         final = folder / f"{role}.jsa"
         os.replace(partial, final)  # a JVM never maps a half-written archive
-        print(f"class-data sharing archive for the Spark {role}: {final} "
-              f"({final.stat().st_size / 2**20:.0f} MiB, {time.monotonic() - started:.0f} s)")
+        marker.unlink(missing_ok=True)
+        say(f"class-data sharing archive for the Spark {role}: {final} "
+            f"({final.stat().st_size / 2**20:.0f} MiB, {time.monotonic() - started:.0f} s)")
     return status
+
+
+BUILD_OFF = ("0", "no", "false", "off")
+
+
+def ensure(master: str, out=None) -> None:
+    """Before a campaign's Spark session on ``master``: build, once, the archives it would map and that are
+    missing (the driver's; also the executor's on a local-cluster master), saying so on ``out`` (standard error
+    by default). Never raises and never fails the campaign: without archives its JVMs only start slower.
+
+    Does nothing when the archives are turned off (an empty ``MQCONF_SPARK_CDS_DIR``), when
+    ``MQCONF_SPARK_CDS_BUILD`` is 0, when Java is missing (the session then says what to install), or for a role
+    whose build failed before (``<role>.failed``; ``make spark-cds`` tries again)."""
+    out = out if out is not None else sys.stderr
+    try:
+        if os.environ.get("MQCONF_SPARK_CDS_BUILD", "1").strip().lower() in BUILD_OFF:
+            return
+        folder = directory()
+        if folder is None:
+            return
+        roles = (DRIVER, EXECUTOR) if master.startswith("local-cluster") else (DRIVER,)
+        missing = tuple(role for role in roles
+                        if archive(role, folder) is None and not _failed_marker(folder, role).exists())
+        if not missing:
+            return
+        from .run import CampaignError
+        from .spark import java_version
+
+        try:
+            java_version()
+        except CampaignError:
+            return
+        print(f"campaign: first use of Spark here: building class-data sharing archives once, so that later "
+              f"sessions start in about half the time (`make spark-cds` builds them ahead; "
+              f"MQCONF_SPARK_CDS_BUILD=0 skips this)", file=out, flush=True)
+        build(folder, missing, out=out, remember_failures=True)
+    except Exception as exc:  # noqa: BLE001 - the archives only ever save time; the campaign goes on without them
+        print(f"class-data sharing archives not built: {exc}; the campaign goes on without them", file=out,
+              flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build the class-data sharing archives that shorten the start of "
-                                     "Spark's JVMs for campaigns (make install runs this).")
+                                     "Spark's JVMs for campaigns (make spark-cds runs this; the first campaign on "
+                                     "Spark builds the ones it needs).")
     parser.add_argument("--dir", type=Path, help="where to write them (default: MQCONF_SPARK_CDS_DIR, else "
                         "<prefix>/share/mqconf/spark-cds)")
     parser.add_argument("--dump", nargs=2, metavar=("ROLE", "PATH"), help=argparse.SUPPRESS)  # the child's part

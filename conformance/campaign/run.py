@@ -440,6 +440,10 @@ def run_campaign(config: CampaignConfig, output: Path, campaign_id: str | None =
     campaign_id = campaign_id or default_id(config)
     store = Store(Path(output) / campaign_id)
     store.prepare(config)
+    if master != IN_PROCESS and spark is None:  # the first campaign on Spark builds the archives its JVMs would map
+        from .class_data_sharing import ensure
+
+        ensure(master)
     started = time.perf_counter()
     progress = Progress(config, len(store.finished()), enabled=show_progress)
     with contextlib.ExitStack() as cleanup:
