@@ -18,6 +18,12 @@ the outcome schema, a wrong id or type, a line too long) becomes ``Outcome(error
 Faults after which the stream can no longer be trusted stop the server; the following calls fail at once with
 the cause, and the next :meth:`JsonLinesAdapter.reset` starts a new server. Faults that leave the stream in step
 (an outcome that breaks the schema, an error answer) cost only their call.
+
+Limits (docs/implementers.md, section 7): a line is at most ``MAX_LINE`` bytes; hello within
+``MQCONF_JSONLINES_START_TIMEOUT`` (30 s), each call and reset within ``MQCONF_JSONLINES_TIMEOUT`` (10 s), all the
+calls from one reset to the next within ``MQCONF_JSONLINES_SCENARIO_TIMEOUT`` (300 s); two seconds to exit after
+bye. The server runs in a process group of its own, which is killed whole when the server is done with, fails,
+or exits (so a child it started cannot hold its output open), and on Linux it is sent SIGKILL if the suite dies.
 """
 
 from __future__ import annotations
@@ -25,12 +31,12 @@ from __future__ import annotations
 import json
 import logging
 import os
-import queue
+import select
 import shlex
 import signal
 import subprocess
 import sys
-import threading
+import time
 import weakref
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -44,14 +50,17 @@ from conformance.schema import SCHEMAS, SchemaError, registry, validate_call, va
 from reference.calls import Call, Outcome
 
 from .base import AdapterError
+from .processes import kill_group, popen_options
 
 PROTOCOL = 1
 MAX_LINE = 1 << 20  # bytes in one line, newline excluded, in both directions
 DEFAULT_TIMEOUT = 10.0  # seconds for one call or reset
 DEFAULT_START_TIMEOUT = 30.0  # seconds from starting the program to its hello
+DEFAULT_SCENARIO_TIMEOUT = 300.0  # seconds from one reset to the next: every call of one scenario or test
 MAX_START_FAILURES = 3  # consecutive failed restarts after which the adapter stops trying
 TIMEOUT_ENV = "MQCONF_JSONLINES_TIMEOUT"
 START_TIMEOUT_ENV = "MQCONF_JSONLINES_START_TIMEOUT"
+SCENARIO_TIMEOUT_ENV = "MQCONF_JSONLINES_SCENARIO_TIMEOUT"
 MAX_ID = 2**53 - 1  # ids stay exact in every JSON parser
 _STDERR_TAIL = 8192  # bytes of the server's standard error kept for error messages
 _SNIPPET = 80  # characters of a bad line quoted in an error message
@@ -157,130 +166,194 @@ def check_message(definition: str, message: Any) -> str | None:
 
 # -- one running server ---------------------------------------------------------------------------------------
 
+_POLL = 0.1  # seconds between checks that the server is still alive while waiting for its answer
+_STDERR_LINES = 3  # lines of the server's standard error quoted when it exits
+
+
 def _kill(proc: subprocess.Popen) -> None:
-    """Kill the server and whatever it started (it leads its own process group on POSIX)."""
-    if proc.poll() is not None:
-        return
+    """Kill the server and whatever it started (it leads its own process group on POSIX), even when the server
+    itself has exited: a child of its own may still hold its output open."""
+    kill_group(proc)
+
+
+def _describe_exit(code: int | None) -> str:
+    if code is None:
+        return "it did not exit, and was stopped"
+    if code >= 0:
+        return f"exit status {code}"
     try:
-        if os.name == "posix":
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:
-            proc.kill()
-    except (ProcessLookupError, PermissionError, OSError):
-        try:
-            proc.kill()
-        except OSError:
-            pass
+        return f"killed by signal {-code} ({signal.Signals(-code).name})"
+    except ValueError:
+        return f"killed by signal {-code}"
 
 
 class _Server:
-    """One server process. A worker thread writes each request and reads one answer line (so a server that stops
-    reading or stops answering cannot block the caller past its timeout); another keeps the tail of its standard
-    error for error messages. Reading stops at ``max_line`` bytes without a newline."""
+    """One server process, in its own process group, that dies with the suite (Linux). Its three pipes are read
+    and written without blocking, in the caller's thread, under one deadline per exchange: a server that stops
+    reading, stops answering, writes half a line or an endless one, exits, or leaves a child of its own holding
+    its output cannot hold the caller past the deadline. Its standard error is read at the same time (so it can
+    never fill up and block the server) and its tail kept for error messages."""
 
     def __init__(self, argv: Sequence[str], max_line: int):
         self.max_line = max_line
         self.proc = subprocess.Popen(
-            list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=(os.name == "posix"),
+            list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+            **popen_options(),
         )
         self._finalizer = weakref.finalize(self, _kill, self.proc)
-        self._requests: queue.Queue = queue.Queue()
-        self._answers: queue.Queue = queue.Queue()
+        self._in: int | None = self.proc.stdin.fileno()
+        self._out: int | None = self.proc.stdout.fileno()
+        self._err: int | None = self.proc.stderr.fileno()
+        for fd in (self._in, self._out, self._err):
+            os.set_blocking(fd, False)
+        self._buffer = bytearray()  # what the server wrote on stdout beyond the last line taken
         self._tail = bytearray()
-        self._tail_lock = threading.Lock()
-        self._worker = threading.Thread(target=self._exchange_loop, name="jsonlines-io", daemon=True)
-        self._drain = threading.Thread(target=self._drain_stderr, name="jsonlines-stderr", daemon=True)
-        self._worker.start()
-        self._drain.start()
+        self._closed_why: str | None = None
 
-    # -- threads ----------------------------------------------------------------------------------------------
-    def _exchange_loop(self) -> None:
-        stdin, stdout = self.proc.stdin, self.proc.stdout
-        while True:
-            request = self._requests.get()
-            if request is None:
+    # -- the pipes ----------------------------------------------------------------------------------------------
+    def _read_stderr(self) -> None:
+        if self._err is None:
+            return
+        for _ in range(64):  # at most 4 MiB a turn: a server that floods its stderr cannot keep us here
+            try:
+                chunk = os.read(self._err, 65536)
+            except BlockingIOError:
                 return
-            data, answered = request
-            try:
-                stdin.write(data)
-                stdin.flush()
-            except (OSError, ValueError) as exc:
-                self._answers.put(("closed", f"closed its input ({exc.__class__.__name__})"))
-                continue
-            if not answered:
-                continue
-            try:
-                line = stdout.readline(self.max_line + 1)
-            except (OSError, ValueError):
-                line = b""
-            if line.endswith(b"\n"):
-                self._answers.put(("line", line[:-1]))
-            elif len(line) > self.max_line:
-                self._answers.put(("too-long", None))
-            else:
-                self._answers.put(("closed", "closed its output" + (" in mid-line" if line else "")))
-
-    def _drain_stderr(self) -> None:
-        stream = self.proc.stderr
-        while True:
-            try:
-                chunk = stream.read1(65536)
-            except (OSError, ValueError):
-                return
+            except OSError:
+                chunk = b""
             if not chunk:
+                self._err = None
                 return
-            with self._tail_lock:
-                self._tail += chunk
-                del self._tail[:-_STDERR_TAIL]
+            self._tail += chunk
+            del self._tail[:-_STDERR_TAIL]
 
-    # -- the caller's side ------------------------------------------------------------------------------------
-    def exchange(self, data: bytes, timeout: float) -> tuple[str, Any]:
-        """Write one request and wait for one answer line: ("line", bytes), ("too-long", None),
-        ("closed", why) or ("timeout", None)."""
-        self._requests.put((data, True))
+    def _read_stdout(self) -> bool:
+        """Read what is there; False at end of file."""
         try:
-            return self._answers.get(timeout=timeout)
-        except queue.Empty:
-            return ("timeout", None)
+            chunk = os.read(self._out, 65536)
+        except BlockingIOError:
+            return True
+        except OSError:
+            chunk = b""
+        if not chunk:
+            return False
+        self._buffer += chunk
+        return True
+
+    def _take_line(self) -> tuple[str, Any] | None:
+        index = self._buffer.find(b"\n", 0, self.max_line + 1)
+        if index >= 0:
+            line = bytes(self._buffer[:index])
+            del self._buffer[:index + 1]
+            return ("line", line)
+        if len(self._buffer) > self.max_line:
+            return ("too-long", None)
+        return None
+
+    def exchange(self, data: bytes | None, timeout: float) -> tuple[str, Any]:
+        """Write one request (``data``) and wait at most ``timeout`` seconds for one answer line: ("line", bytes),
+        ("too-long", None), ("closed", why) when the server closed its input or output, ("exited", None) when it
+        exited without answering (even if a child of its own still holds its output), or ("timeout", None)."""
+        if self._closed_why is not None:
+            return ("closed", self._closed_why)
+        deadline = time.monotonic() + timeout
+        pending = memoryview(data) if data else memoryview(b"")
+        answer = self._take_line()
+        while True:
+            if answer is not None and not pending:
+                return answer
+            if answer is not None and answer[0] == "too-long":
+                return answer
+            now = time.monotonic()
+            if now >= deadline:
+                return ("timeout", None)
+            readers = [fd for fd in (self._out, self._err) if fd is not None]
+            writers = [self._in] if pending and self._in is not None else []
+            try:
+                readable, writable, _ = select.select(readers, writers, [], min(deadline - now, _POLL))
+            except (OSError, ValueError) as exc:
+                return self._closed(f"cannot be read ({exc.__class__.__name__})")
+            if self._err in readable:
+                self._read_stderr()
+            if writable:
+                try:
+                    pending = pending[os.write(self._in, pending):]
+                except BlockingIOError:
+                    pass
+                except (BrokenPipeError, OSError, ValueError) as exc:
+                    return self._closed(f"closed its input ({exc.__class__.__name__})")
+            if self._out in readable:
+                if not self._read_stdout():
+                    return self._closed("closed its output" + (" in mid-line" if self._buffer else ""))
+                if answer is None:
+                    answer = self._take_line()
+                continue
+            if not readable and not writable and self.proc.poll() is not None:
+                # Exited: a last look at what it wrote before, then no more waiting for a child holding the pipe.
+                if self._read_stdout() and answer is None:
+                    answer = self._take_line()
+                if answer is None or pending:
+                    return ("exited", None)
+
+    def partial_line(self) -> bytes:
+        """What the server wrote after its last complete line (half an answer)."""
+        return bytes(self._buffer)
+
+    def _closed(self, why: str) -> tuple[str, str]:
+        self._closed_why = why
+        return ("closed", why)
+
+    def stderr_lines(self, count: int = _STDERR_LINES) -> list[str]:
+        """The last ``count`` non-blank lines the server wrote on standard error, each escaped to one line."""
+        self._read_stderr()
+        text = bytes(self._tail).decode("utf-8", "replace")
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        return [one_line(line, 200) for line in lines[-count:]]
 
     def last_stderr_line(self) -> str | None:
-        with self._tail_lock:
-            text = bytes(self._tail).decode("utf-8", "replace")
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
-        return one_line(lines[-1], 200) if lines else None
+        lines = self.stderr_lines(1)
+        return lines[-1] if lines else None
 
     def ended(self, grace: float = _EXIT_GRACE) -> tuple[bool, str]:
         """Whether the process exited by itself within ``grace`` seconds (else it is killed), and how it ended,
-        with its last line on standard error."""
+        with its last lines on standard error. The whole process group is killed either way."""
         try:
             code = self.proc.wait(timeout=grace)
         except subprocess.TimeoutExpired:
-            self.kill()
-            self.proc.wait()
             code = None
-        self._drain.join(timeout=0.5)
+        self._read_stderr()
+        _kill(self.proc)
         if code is None:
-            how = "it did not exit, and was stopped"
-        elif code >= 0:
-            how = f"exit status {code}"
-        else:
-            try:
-                how = f"killed by signal {-code} ({signal.Signals(-code).name})"
-            except ValueError:
-                how = f"killed by signal {-code}"
-        last = self.last_stderr_line()
-        return code is not None, how + (f"; last stderr line: {json.dumps(last, ensure_ascii=False)}" if last else "")
+            self.proc.wait()
+        lines = self.stderr_lines()
+        how = _describe_exit(code)
+        if len(lines) == 1:
+            how += f"; last stderr line: {json.dumps(lines[0], ensure_ascii=False)}"
+        elif lines:
+            how += "; last stderr lines: " + " / ".join(json.dumps(line, ensure_ascii=False) for line in lines)
+        return code is not None, how
 
     def kill(self) -> None:
         _kill(self.proc)
 
     def stop(self, bye: bytes | None = None, grace: float = _EXIT_GRACE) -> None:
-        """End the server: say ``bye`` and give it ``grace`` seconds to exit, else kill it. Idempotent."""
-        if bye is not None and self.proc.poll() is None:
-            self._requests.put((bye, False))
+        """End the server: say ``bye``, close its input and give it ``grace`` seconds to exit; then kill its whole
+        process group (whatever it started goes too). Never blocks longer than about ``2 * grace``. Idempotent."""
+        if bye is not None and self.proc.poll() is None and self._in is not None and self._closed_why is None:
+            deadline = time.monotonic() + grace
+            pending = memoryview(bye)
+            while pending and time.monotonic() < deadline:
+                try:
+                    _, writable, _ = select.select([], [self._in], [], max(0.0, deadline - time.monotonic()))
+                    if writable:
+                        pending = pending[os.write(self._in, pending):]
+                except BlockingIOError:
+                    continue
+                except (OSError, ValueError):
+                    break
+            self._close_fds(stdin_only=True)
             try:
-                self.proc.wait(timeout=grace)
+                self.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 pass
         self.kill()
@@ -288,15 +361,20 @@ class _Server:
             self.proc.wait(timeout=grace)
         except subprocess.TimeoutExpired:
             pass
-        self._requests.put(None)
-        self._worker.join(timeout=grace)
-        self._drain.join(timeout=grace)
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        self._read_stderr()
+        self._close_fds()
+        self._finalizer.detach()
+
+    def _close_fds(self, stdin_only: bool = False) -> None:
+        streams = (self.proc.stdin,) if stdin_only else (self.proc.stdin, self.proc.stdout, self.proc.stderr)
+        for stream in streams:
             try:
-                stream.close()
+                stream.close()  # unbuffered (bufsize=0) and read by no other thread: never blocks
             except (OSError, ValueError):
                 pass
-        self._finalizer.detach()
+        self._in = None
+        if not stdin_only:
+            self._out = self._err = None
 
 
 # -- the adapter ----------------------------------------------------------------------------------------------
@@ -325,13 +403,17 @@ class JsonLinesAdapter:
     """
 
     def __init__(self, command: Sequence[str] | str, *, timeout: float | None = None,
-                 start_timeout: float | None = None, max_line: int = MAX_LINE, validate_calls: bool = True):
+                 start_timeout: float | None = None, scenario_timeout: float | None = None,
+                 max_line: int = MAX_LINE, validate_calls: bool = True):
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise AdapterError("jsonlines: no command given (write jsonlines:PROGRAM [ARGUMENTS...])")
         self.command = argv
         self.timeout = _seconds(timeout, TIMEOUT_ENV, DEFAULT_TIMEOUT)
         self.start_timeout = _seconds(start_timeout, START_TIMEOUT_ENV, max(DEFAULT_START_TIMEOUT, self.timeout))
+        self.scenario_timeout = _seconds(scenario_timeout, SCENARIO_TIMEOUT_ENV,
+                                         max(DEFAULT_SCENARIO_TIMEOUT, self.timeout))
+        self._budget_end = 0.0  # when the calls since the last reset have used up scenario_timeout
         self.max_line = max_line
         self.validate_calls = validate_calls
         self.name, self.version, self.capabilities = "jsonlines", "", frozenset()
@@ -375,6 +457,7 @@ class JsonLinesAdapter:
                 problem = check_message("reset_reply", answer)
                 if problem:
                     raise _Fault(f"its answer to reset is not a reset reply: {problem}")
+                self._budget_end = time.monotonic() + self.scenario_timeout
                 return
             except _Fault as fault:
                 self._fault(f"reset failed: {fault}")
@@ -407,12 +490,18 @@ class JsonLinesAdapter:
         self._last_id += 1
         ident = self._last_id
         what = f"call {ident} ({call.op})"
+        left = self._budget_end - time.monotonic()
+        if left <= 0:
+            cause = (f"{what} not sent: the calls since the last reset took more than the scenario's "
+                     f"{self.scenario_timeout:g} s ({SCENARIO_TIMEOUT_ENV}); the server was stopped")
+            self._fault(cause)
+            return Outcome(error=cause)
         data = f'{{"type":"call","id":{ident},"call":{text}}}\n'.encode("utf-8")
         if len(data) > self.max_line + 1:
             return Outcome(error=f"call not sent: it is {len(data) - 1} bytes as JSON, over the protocol's "
                                  f"{self.max_line}-byte line limit")
         try:
-            answer = self._ask(data, self.timeout, what)
+            answer = self._ask(data, min(self.timeout, left), what)
             return self._outcome(answer, ident, what)
         except _Fault as fault:
             if fault.fatal:
@@ -460,6 +549,7 @@ class JsonLinesAdapter:
         self.capabilities = frozenset(hello["capabilities"])
         self._down = None
         self._start_failures = 0
+        self._budget_end = time.monotonic() + self.scenario_timeout
 
     def _fault(self, cause: str) -> None:
         """Stop the server after a fault that leaves the stream out of step; calls fail until the next reset."""
@@ -478,11 +568,19 @@ class JsonLinesAdapter:
         kind, value = server.exchange(data, timeout)
         if kind == "timeout":
             server.kill()
-            raise _Fault(f"no answer to {what} within {timeout:g} s; the server was stopped")
+            partial = server.partial_line()
+            partial = f" (it wrote {len(partial)} bytes with no newline: {_snippet(partial)})" if partial else ""
+            if timeout < self.timeout and what.startswith("call"):
+                raise _Fault(f"no answer to {what} within the {timeout:.3g} s left of the scenario's "
+                             f"{self.scenario_timeout:g} s ({SCENARIO_TIMEOUT_ENV}){partial}; the server was stopped")
+            raise _Fault(f"no answer to {what} within {timeout:g} s{partial}; the server was stopped")
         if kind == "too-long":
             server.kill()
             raise _Fault(f"the server wrote a line longer than {self.max_line} bytes in answer to {what}; "
                          f"the server was stopped")
+        if kind == "exited":
+            exited, how = server.ended(grace=0)
+            raise _Fault(f"the server exited during {what}: {how}")
         if kind == "closed":
             exited, how = server.ended()
             if exited:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import fixtures
 from adapters.base import AdapterError, available, load
+from adapters.processes import die_with_parent
 
 from .clauses import Registry, load_registry
 from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, latest_campaign,
@@ -136,7 +137,9 @@ def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path 
     env = {**os.environ, "MQCONF_TESTLOG": str(log.resolve()), "MQCONF_REPORTS": str(output.resolve())}
     progress, seen, done = None, 0, 0
     with (output / "pytest.log").open("w") as out:
-        process = subprocess.Popen(command, cwd=repo, env=env, stdout=out, stderr=subprocess.STDOUT)
+        # The child dies with us (Linux): a SIGKILL of mqconf run must not leave pytest writing into the folder.
+        process = subprocess.Popen(command, cwd=repo, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   preexec_fn=die_with_parent())
         try:
             while True:
                 finished = process.poll() is not None
@@ -158,7 +161,11 @@ def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path 
         finally:
             if process.poll() is None:
                 process.terminate()
-                process.wait()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
             if progress is not None:
                 progress.end()
     records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]

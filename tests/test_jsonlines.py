@@ -193,11 +193,12 @@ def test_wrong_protocol_version_is_a_clear_error_at_start():
     assert "the server speaks protocol 2; this suite speaks protocol 1" in str(caught.value)
 
 
-def test_a_server_that_dies_at_start_names_its_exit_status_and_last_stderr_line():
+def test_a_server_that_dies_at_start_names_its_exit_status_and_last_stderr_lines():
     with pytest.raises(AdapterError) as caught:
         toy("no_licence")
     assert_one_line(str(caught.value))
-    assert 'exit status 1; last stderr line: "toy: no licence file found"' in str(caught.value)
+    assert ('exit status 1; last stderr lines: "toy: starting up" / "toy: no licence file found"'
+            in str(caught.value))
 
 
 def test_a_program_that_does_not_exist_is_a_clear_error():

@@ -1,0 +1,14 @@
+"""Works, but at bye starts a child of its own that keeps its standard output open for an hour, then exits:
+closing the adapter must not wait for the child."""
+
+import os
+import subprocess
+import sys
+
+from toy import run
+
+run()
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])  # inherits stdout and stderr
+if os.environ.get("MQCONF_TEST_PIDFILE"):  # for the test that checks the child died too
+    with open(os.environ["MQCONF_TEST_PIDFILE"], "w") as pidfile:
+        pidfile.write(str(child.pid))
