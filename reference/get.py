@@ -174,7 +174,7 @@ def _no_message(qm: QueueManager, gmo: MQGMO, clauses: list[str]) -> Result:
         if gmo.WaitInterval == MQWI_UNLIMITED:
             raise NotModelled("an unlimited MQGMO_WAIT with no message would never return")
         # Nothing else runs while a call waits in the model, so the wait always ends empty-handed.
-        qm.clock.advance(max(gmo.WaitInterval, 0))
+        qm.clock.advance(gmo.WaitInterval)
         clauses.append("get.wait.expires")
     return Result(MQCC_FAILED, VALUES["MQRC_NO_MSG_AVAILABLE"], clauses + ["get.no-msg-available"])
 
@@ -275,11 +275,13 @@ def get(
 
     Clauses: get.options.*, get.not-open-for-input, get.browse.*, get.get-inhibited, get.match.*,
     get.logical-order.*, get.all-msgs-available.*, get.all-segments-available.*, get.complete-msg.*,
-    get.no-msg-available, get.wait.*, get.order.*, get.truncated.*, get.syncpoint.*, get.status.*.
+    get.no-msg-available, get.wait.* (get.wait.interval-error), get.order.*, get.truncated.*, get.syncpoint.*, get.status.*.
     """
     request = get_request(qm, gmo, md, handle)
     if request.refused is not None:
         return failure(*request.refused)
+    if gmo.Options & GMO_WAIT and gmo.WaitInterval < 0 and gmo.WaitInterval != MQWI_UNLIMITED:
+        return failure("MQRC_WAIT_INTERVAL_ERROR", "get.wait.interval-error")
     if queue.definition.InhibitGet:
         return failure("MQRC_GET_INHIBITED", "get.get-inhibited")
     if request.refused_later is not None:
