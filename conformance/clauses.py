@@ -45,6 +45,15 @@ def load_registry(path: Path = CLAUSES) -> Registry:
     if not isinstance(data, LineDict) or not isinstance(data.get("clauses"), list):
         raise SourceError(path, 1, "expected a mapping with 'documents' and a 'clauses' list")
     documents = dict(data.get("documents") or {})
+    block = data.get("documents")
+    for key, document in documents.items():
+        where = block.line_of(key) if isinstance(block, LineDict) else 1
+        if not isinstance(document, dict) or not str(document.get("title") or "").strip():
+            raise SourceError(path, where, f"document {key} needs a 'title'")
+        if not str(document.get("url") or "").startswith("https://"):
+            raise SourceError(path, where, f"document {key} needs the public 'url' (https://...) it is read at")
+        if "file" in document:
+            raise SourceError(path, where, f"document {key} names a file; cite it by title and URL instead")
     clauses: dict[str, Clause] = {}
     for item in data["clauses"]:
         line = getattr(item, "line", None)

@@ -1,6 +1,6 @@
 """Browse with mark and co-operating browsers.
 
-Source: "Avoiding repeated delivery of browsed messages" (seed 001) and shared/mq-facts.md section 3. A
+Source: "Avoiding repeated delivery of browsed messages" (document `browse-mark`) and IBM's MQI reference (clauses.yaml document `facts`). A
 message can be marked for one handle (MQGMO_MARK_BROWSE_HANDLE) and for the co-operating set of handles on its
 queue (MQGMO_MARK_BROWSE_CO_OP, handles opened with MQOO_CO_OP). A browse with MQGMO_UNMARKED_BROWSE_MSG passes
 over messages marked for it (browse-mark.browse-handle-composite, browse-mark.browse-co-op-composite,

@@ -324,7 +324,8 @@ def names(value: int, family: str) -> str:
 # -- clusters (reference/cluster/) --------------------------------------------------------------------------
 # Queue managers, channels and the cluster attributes of queues, spelled as MQSC spells them (CLWLRANK,
 # CLWLPRTY, CLWLUSEQ, NETPRTY, CLWLWGHT, CLWLMRUC, CLUSTER) except DefBind, which is the MQI attribute name the
-# documents use. Channel states are MQCHS_* names. Ranges from shared/mq-facts.md section 4.2.
+# documents use. Channel states are MQCHS_* names. Ranges from IBM's MQI reference (clauses.yaml document
+# `facts`).
 # A put to a cluster queue reports the destination chosen in its Outcome's PMO: ResolvedQMgrName and ResolvedQName
 # (cluster.destination.resolved-qmgr). A connection names its queue manager: connect {connection, qmgr}.
 

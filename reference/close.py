@@ -1,6 +1,6 @@
 """MQCLOSE of a queue handle, and what an unterminated group or logical message on it gives.
 
-Source: "Logical and physical ordering" (seed 000), Table 2's MQCLOSE row, with the reason from
+Source: "Logical and physical ordering" (document `ordering`), Table 2's MQCLOSE row, with the reason from
 fixtures/tables/put-group-consistency.yaml.
 """
 

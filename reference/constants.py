@@ -1,6 +1,6 @@
 """IBM MQ constants, by their symbolic names, with the values of IBM's C header ``cmqc.h``.
 
-Every value in ``_CHECKED`` was checked against ``shared/mq-facts.md`` section 1 (where each is read from two
+Every value in ``_CHECKED`` was checked against IBM's MQI reference (clauses.yaml document `facts`) (where each is read from two
 independent copies of the header). ``_FROM_HEADER`` holds the few the model needs that the fact sheet does not
 list; each was read from IBM's ``cmqc.h`` (MQ 9.4.5) directly.
 

@@ -1,8 +1,8 @@
 """MQGET: destructive gets and browsing, in physical or logical order, with reassembly.
 
-Sources: "Logical and physical ordering" (seed 000) for physical and logical order, browse state kept apart from
+Sources: "Logical and physical ordering" (document `ordering`) for physical and logical order, browse state kept apart from
 get state, MQGMO_BROWSE_FIRST resetting it, BROWSE_NEXT keeping the LOGICAL_ORDER setting, and the warning
-about browsing past the end of a group; shared/mq-facts.md sections 2.2-2.8 for match options, the logical-order
+about browsing past the end of a group; IBM's MQI reference (clauses.yaml document `facts`) for match options, the logical-order
 table (fixtures/tables/get-logical-order.yaml), reassembly, GroupStatus/SegmentStatus and reason codes.
 """
 

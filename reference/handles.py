@@ -1,7 +1,7 @@
 """Connections and object handles, and the group and segment information the queue manager keeps per handle.
 
 The information kept for MQPUT is separate from that kept for MQGET ("Logical and physical ordering",
-seed 000: put.logical-order.state-separate-from-get), so a handle carries one of each; and it belongs to the
+document `ordering`: put.logical-order.state-separate-from-get), so a handle carries one of each; and it belongs to the
 handle, so another or a new handle starts with none (put.logical-order.state-per-handle).
 """
 
@@ -17,7 +17,7 @@ from .structures import NONE_ID
 class GroupPosition:
     """Where a handle stands in a message group and a logical message.
 
-    For the put side this is the retained "group and segment information" of seed 000: the previous message's
+    For the put side this is the retained "group and segment information" of document `ordering`: the previous message's
     GroupId, MsgSeqNumber, Offset and length, whether a group or logical message is unterminated, and the
     Persistence and unit-of-work setting every later message of them must repeat.
     """

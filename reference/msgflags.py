@@ -1,6 +1,6 @@
 """MQMD MsgFlags: what the segmentation and status flags say about a message, and what MQGET reports of them.
 
-Source: "MQMD MsgFlags" (seed 003) and shared/mq-facts.md sections 1.6 and 2.5. One place reads the flags so
+Source: "MQMD MsgFlags" (document `msgflags`) and IBM's MQI reference (clauses.yaml document `facts`). One place reads the flags so
 that the put side, the get side and the handles' group positions agree on what "in a group" and "a segment"
 mean.
 """

@@ -1,7 +1,7 @@
 """MQOPEN of a local queue: option validation, the object's existence, and exclusive input.
 
 The option rules are rows of fixtures/tables/open-options.yaml (IBM "Rules for validating MQI options",
-MQOPEN part); the rest are the reason-code pages gathered in shared/mq-facts.md.
+MQOPEN part); the rest are the reason-code pages gathered in IBM's MQI reference (clauses.yaml document `facts`).
 """
 
 from __future__ import annotations

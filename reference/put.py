@@ -1,6 +1,6 @@
 """MQPUT and MQPUT1: the put side of messages, groups and segments.
 
-Source: "Logical and physical ordering" (seed 000) and "MQMD MsgFlags" (seed 003). The GroupId, MsgSeqNumber
+Source: "Logical and physical ordering" (document `ordering`) and "MQMD MsgFlags" (document `msgflags`). The GroupId, MsgSeqNumber
 and Offset a put uses come from Table 1 (fixtures/tables/put-options.yaml); whether a put that does not fit the
 retained group information fails, warns or passes comes from Table 2 (put-close-outcome.yaml) and the
 consistency rows (put-group-consistency.yaml). This module finds rows; it does not restate them.

@@ -2,7 +2,7 @@
 
 Physical order is arrival order (``seq``). A queue whose MsgDeliverySequence is MQMDS_PRIORITY delivers the
 highest priority first and, within a priority, in physical order; MQMDS_FIFO delivers in physical order alone
-("Logical and physical ordering", seed 000). Indexes on MsgId, CorrelId and GroupId let a matched get find its
+("Logical and physical ordering", document `ordering`). Indexes on MsgId, CorrelId and GroupId let a matched get find its
 candidates without scanning the queue.
 """
 

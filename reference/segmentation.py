@@ -1,8 +1,8 @@
 """Segmentation and reassembly by the queue manager, and when a group or logical message is complete.
 
-Sources: "MQMD MsgFlags" (seed 003: segments on 16-byte boundaries, flags set on the stored copies and not on
-the caller's MQMD, persistent segmentation only within a unit of work) and shared/mq-facts.md sections 2.3-2.4
-and 5 (MQGMO_COMPLETE_MSG, MQGMO_ALL_MSGS_AVAILABLE, MQGMO_ALL_SEGMENTS_AVAILABLE).
+Sources: "MQMD MsgFlags" (document `msgflags`: segments on 16-byte boundaries, flags set on the stored copies and not on
+the caller's MQMD, persistent segmentation only within a unit of work) and IBM's MQI reference
+(clauses.yaml document `facts`: MQGMO_COMPLETE_MSG, MQGMO_ALL_MSGS_AVAILABLE, MQGMO_ALL_SEGMENTS_AVAILABLE).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ every call, and this makes building one cost the fields given instead of all 25.
 ``dataclasses.fields``, ``asdict`` and ``replace`` see every field, as for any dataclass. Fields are given by
 keyword; an unknown field name is refused.
 
-Version rules (shared/mq-facts.md section 1): GroupId, MsgSeqNumber, Offset, MsgFlags and OriginalLength are
+Version rules (IBM's MQI reference (clauses.yaml document `facts`)): GroupId, MsgSeqNumber, Offset, MsgFlags and OriginalLength are
 ignored in a version-1 MQMD; MatchOptions, GroupStatus, SegmentStatus and Segmentation in a version-1 MQGMO;
 MsgToken and ReturnedLength below MQGMO version 3.
 """

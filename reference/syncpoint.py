@@ -2,7 +2,7 @@
 
 A message put under syncpoint stays invisible until MQCMIT and disappears on MQBACK; a message got under
 syncpoint is removed by MQCMIT and restored by MQBACK with its BackoutCount increased
-(shared/mq-facts.md section 2.8; IBM MQ "Units of work").
+(IBM's MQI reference (clauses.yaml document `facts`); IBM MQ "Units of work").
 """
 
 from __future__ import annotations

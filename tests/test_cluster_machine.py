@@ -2,9 +2,9 @@
 group, to a named queue manager, under syncpoint), channels change state, queue managers are suspended,
 instances are put-disabled, channels deliver (sometimes losing a batch's confirmation) and consumers get.
 
-After every step it checks what seed 004 promises of rerouting - "it does not affect the integrity of the
+After every step it checks what document `cluster-instances` promises of rerouting - "it does not affect the integrity of the
 message by running the risk of losing it or by creating a duplicate" (cluster.reallocation.integrity) - and
-what seed 002 says of bound messages (cluster.reallocation.not-bound-on-open, not-bound-on-group,
+what document `reallocation` says of bound messages (cluster.reallocation.not-bound-on-open, not-bound-on-group,
 not-explicit-qmgr):
 
 - every message put and not backed out or consumed is on exactly one queue of the world: an instance of Q or a

@@ -1,19 +1,20 @@
-"""MQ constants (reference/constants.py): the values agree with the fact sheet, and names and values round-trip.
+"""MQ constants (reference/constants.py): the values agree with the facts kept as data, and names and values
+round-trip.
 
-The fact sheet is ``shared/mq-facts.md`` beside the repository; its section 1 lists each constant as a markdown
-table row ``| NAME | decimal | X'hex' | source |``, read from two independent copies of IBM's C header.
+The facts are ``fixtures/facts.yaml``: each constant as ``[NAME, decimal, X'hex', source]``, read from two
+independent copies of IBM's C header (its comments name them and IBM's constants tables that agree).
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reference
+from fixtures import FACTS
 from reference import constants
 from reference.constants import (
     BYTES,
@@ -30,60 +31,49 @@ from reference.constants import (
     value,
 )
 
-FACTS = Path(reference.__file__).resolve().parents[2] / "shared" / "mq-facts.md"
-ROW = re.compile(r"^\|\s*(MQ[A-Z0-9_]+)\s*\|\s*(-?\d+)\s*\|\s*X'([0-9A-Fa-f]{8})'\s*\|[^|]*\|\s*$")
-BYTES_ROW = re.compile(r"^\|\s*(MQ[A-Z0-9_]+_NONE|MQCI_NEW_SESSION)\s*\|([^|]*)\|([^|]*)\|\s*$")
+
+@pytest.fixture(scope="module")
+def sheet() -> dict:
+    return yaml.safe_load(FACTS.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
-def facts() -> dict[str, int]:
-    """Every ``| NAME | dec | X'hex' | source |`` row of the fact sheet."""
-    if not FACTS.is_file():
-        pytest.skip(f"the fact sheet {FACTS} is absent")
+def facts(sheet) -> dict[str, int]:
+    """Every ``[NAME, decimal, X'hex', source]`` row of the facts."""
     found: dict[str, int] = {}
-    for number, line in enumerate(FACTS.read_text(encoding="utf-8").splitlines(), start=1):
-        row = ROW.match(line)
-        if not row:
-            continue
-        name, decimal, hexadecimal = row.group(1), int(row.group(2)), int(row.group(3), 16)
-        assert decimal & 0xFFFFFFFF == hexadecimal, f"mq-facts.md:{number}: {name} {decimal} != X'{row.group(3)}'"
-        assert found.setdefault(name, decimal) == decimal, f"mq-facts.md:{number}: {name} listed with two values"
-        found[name] = decimal
-    assert len(found) > 200, "the fact sheet's tables were not recognised"
+    for number, (name, decimal, hexadecimal, source) in enumerate(sheet["constants"], start=1):
+        digits = re.fullmatch(r"X'([0-9A-F]{8})'", hexadecimal)
+        assert digits, f"facts.yaml constant {number}: {name}: {hexadecimal!r} is not X'8 hex digits'"
+        assert decimal & 0xFFFFFFFF == int(digits.group(1), 16), f"facts.yaml: {name} {decimal} != {hexadecimal}"
+        assert source in sheet["sources"], f"facts.yaml: {name} cites unknown source {source!r}"
+        assert found.setdefault(name, decimal) == decimal, f"facts.yaml: {name} listed with two values"
+    assert len(found) > 200, "the facts' constants were not read"
     return found
 
 
-def test_every_checked_value_equals_the_fact_sheet(facts):
+def test_every_checked_value_equals_the_facts(facts):
     missing = sorted(set(constants._CHECKED) - set(facts))
     wrong = {n: (v, facts[n]) for n, v in constants._CHECKED.items() if n in facts and facts[n] != v}
     assert not missing, f"in _CHECKED but not in {FACTS.name}: {missing}"
-    assert not wrong, f"value differs from {FACTS.name} (model, sheet): {wrong}"
+    assert not wrong, f"value differs from {FACTS.name} (model, facts): {wrong}"
 
 
-def test_every_fact_sheet_value_is_checked(facts):
+def test_every_fact_is_checked(facts):
     assert sorted(set(facts) - set(constants._CHECKED)) == []
 
 
-def test_header_only_values_do_not_contradict_the_fact_sheet(facts):
+def test_header_only_values_do_not_contradict_the_facts(facts):
     assert {n: v for n, v in constants._FROM_HEADER.items() if n in facts and facts[n] != v} == {}
     assert set(constants._FROM_HEADER).isdisjoint(constants._CHECKED)
 
 
-def test_byte_string_constants_have_the_fact_sheet_lengths(facts):
-    rows = [BYTES_ROW.match(line) for line in FACTS.read_text(encoding="utf-8").splitlines()]
-    sheet = {row.group(1): row.group(2) for row in rows if row}
-    assert set(sheet) == set(BYTES)
+def test_byte_string_constants_have_the_facts_lengths(sheet, facts):
+    assert set(sheet["byte_strings"]) == set(BYTES)
     for name, raw in BYTES.items():
-        text = sheet[name]
-        zeros = re.search(r"(\d+)\s*×\s*`\\0`", text)
-        if zeros:
-            assert raw == bytes(int(zeros.group(1))), name
-        else:
-            assert raw == re.search(r'"([^"]+)"', text).group(1).encode("ascii"), name
-    lengths = {"MQMI_NONE": "MQ_MSG_ID_LENGTH", "MQCI_NONE": "MQ_CORREL_ID_LENGTH", "MQGI_NONE": "MQ_GROUP_ID_LENGTH",
-               "MQMTOK_NONE": "MQ_MSG_TOKEN_LENGTH", "MQACT_NONE": "MQ_ACCOUNTING_TOKEN_LENGTH"}
-    for name, length in lengths.items():
-        assert len(BYTES[name]) == VALUES[length] == facts[length]
+        fact = sheet["byte_strings"][name]
+        expected = bytes(fact["zeros"]) if "zeros" in fact else fact["text"].encode("ascii")
+        assert raw == expected, name
+        assert len(raw) == VALUES[fact["length"]] == facts[fact["length"]], name
 
 
 # -- names and values round-trip ---------------------------------------------------------------------------------

@@ -60,7 +60,7 @@ def test_browse_mark_machine_catches_marks_that_never_lapse():
 
 @pytest.mark.self_check
 def test_cluster_machine_catches_priority_evaluated_before_channel_state():
-    """Channel CLWLPRTY moved before channel state is a different algorithm (seed 002's lesson: priority is
+    """Channel CLWLPRTY moved before channel state is a different algorithm (document `reallocation`'s lesson: priority is
     considered after the state of the channel); the machine must notice."""
     from reference.tables import default_spec
 

@@ -1,4 +1,4 @@
-"""Co-operating dispatchers and consumers, as seed 001 describes them, driven by a Hypothesis state machine.
+"""Co-operating dispatchers and consumers, as document `browse-mark` describes them, driven by a Hypothesis state machine.
 
 Dispatchers browse with MQGMO_BROWSE_CO_OP on handles opened with MQOO_CO_OP and hand each MsgToken to a
 consumer, which gets the message destructively under syncpoint and then commits or backs out. With

@@ -1,6 +1,6 @@
 """Property: a logical-order read of any queue returns every complete group contiguously, in MsgSeqNumber then
 Offset order, groups in the physical order of their first items, and no message twice or never
-("Logical and physical ordering", seed 000: get.logical-order.first-item, get.logical-order.next-item-only)."""
+("Logical and physical ordering", document `ordering`: get.logical-order.first-item, get.logical-order.next-item-only)."""
 
 from __future__ import annotations
 

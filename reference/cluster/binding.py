@@ -1,9 +1,9 @@
 """MQOPEN, MQPUT and MQPUT1 of a cluster queue: when the destination is chosen, and what a put sends.
 
-Sources: shared/mq-facts.md section 4.1 (bind options: MQOO_BIND_ON_OPEN chooses once at MQOPEN,
+Sources: IBM's MQI reference (clauses.yaml document `facts`) (bind options: MQOO_BIND_ON_OPEN chooses once at MQOPEN,
 MQOO_BIND_NOT_FIXED for every put, MQOO_BIND_ON_GROUP once per message group; MQOO_BIND_AS_Q_DEF takes the
 queue's DefBind; MQPUT1 is never bound; a named ObjectQMgrName bypasses the choice), "Putting Logically Ordered
-Groups to a Clustered Queue (MQOO_BIND_ON_GROUP)" in seed 000, seed 004 (DefBind, the local instance), and the
+Groups to a Clustered Queue (MQOO_BIND_ON_GROUP)" in document `ordering`, document `cluster-instances` (DefBind, the local instance), and the
 reason codes of section 4.4 (2268, 2270, 2085).
 
 A put to the sender's own instance is an ordinary local put (reference/put.py). A put to a remote instance is

@@ -1,6 +1,6 @@
 """Channels failing and delivering: reallocation of waiting messages, and their delivery to the instances.
 
-Sources: "Cluster message re-allocation" (seed 002): reallocation happens when a cluster-sender channel stops,
+Sources: "Cluster message re-allocation" (document `reallocation`): reallocation happens when a cluster-sender channel stops,
 and again each time a retry fails; every message on the cluster transmission queue for that channel is driven
 through the workload algorithm again - except those bound on open, those of a group bound with
 MQOO_BIND_ON_GROUP and MQPMO_LOGICAL_ORDER, and those for an explicitly named queue manager, which carry an

@@ -1,8 +1,8 @@
 """The cluster's topology: queue managers, their cluster-receiver channels and the queues they host in the cluster.
 
-Sources: "Example of a cluster with more than one instance of a queue" (seed 004) for the shape - one queue,
+Sources: "Example of a cluster with more than one instance of a queue" (document `cluster-instances`) for the shape - one queue,
 several instances on several queue managers, opened from a queue manager that may or may not host one - and
-shared/mq-facts.md section 4.2 for the attributes and their defaults. The model knows one cluster
+IBM's MQI reference (clauses.yaml document `facts`) for the attributes and their defaults. The model knows one cluster
 (cluster.topology.one-cluster): every queue manager of the world is a member, and a local queue whose CLUSTER
 attribute is not blank is an instance of the cluster queue of that name.
 

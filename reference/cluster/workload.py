@@ -4,9 +4,9 @@ The order of the steps is data: the rows of fixtures/tables/cluster-workload.yam
 row names, in ``by``, the attribute or predicate its step keeps the best of; this module holds one function per
 ``by`` and nothing about their order (cluster.workload.order). A reordered table changes the model's choices.
 
-Sources: the precedence list of seed 002 ("Cluster message re-allocation"), which is the verified order of
+Sources: the precedence list of document `reallocation` ("Cluster message re-allocation"), which is the verified order of
 channel CLWLRANK, queue CLWLRANK, PUT(DISABLED), suspended queue managers, channel state, NETPRTY, channel
-CLWLPRTY and queue CLWLPRTY; and shared/mq-facts.md section 4.3 for what IBM's description of the algorithm adds:
+CLWLPRTY and queue CLWLPRTY; and IBM's MQI reference (clauses.yaml document `facts`) for what IBM's description of the algorithm adds:
 the local instance and CLWLUSEQ (its step 6, between PUT(DISABLED) and suspension), CLWLMRUC (step 17) and the
 least-recently-used choice weighted by CLWLWGHT (step 18).
 
