@@ -81,6 +81,24 @@ def test_sequences_are_reproducible_from_seed_and_index_alone():
     assert len(groups["calls"]) == 32 and groups["area"] == "groups"
 
 
+def test_a_consume_names_only_a_token_a_browse_bound():
+    """A MsgId (24 bytes) passed as a MsgToken (16) is no call MQ can be given: the served model once diverged
+    from the model in process on it, each refusing the call in its own words (issue 14)."""
+    consumes = 0
+    for index in range(50):
+        sequence = generate.sequence(0, index, 20, ["browse-mark"])
+        assert len(sequence["binds"]) == len(sequence["calls"])
+        bound: set[str] = set()
+        for call, binds in zip(sequence["calls"], sequence["binds"]):
+            token = call.get("GMO", {}).get("MsgToken")
+            if token is not None:
+                consumes += 1
+                assert token in bound, (sequence["id"], token)
+            assert all(path == "GMO.MsgToken" for path in binds.values())
+            bound.update(binds)
+    assert consumes
+
+
 def test_the_vocabulary_is_the_state_machines_own():
     assert _elements(differential.FLAG_SETS) == generate.FLAG_SETS
     assert _elements(differential.BROWSE_OPTIONS) == generate.BROWSE_OPTIONS

@@ -110,27 +110,32 @@ def _groups(rng: random.Random, length: int) -> list[dict[str, Any]]:
     return calls[:length + 2]
 
 
-def _browse_mark(rng: random.Random, length: int) -> list[dict[str, Any]]:
+def _browse_mark(rng: random.Random, length: int) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """A browse-mark sequence and its binds: each browse binds the MsgToken it returns to ``$tokenN``, and a
+    consume names one of those (never a MsgId: a 24-byte MsgId is no 16-byte MsgToken, and each side would
+    refuse such a call in its own words). A browse that returns no message binds nothing, and a consume naming
+    its token then passes the replay's unknown identifier, the same on both sides."""
     calls: list[dict[str, Any]] = [{"op": "define_queue", **QUEUE},
                                    {"op": "open", "handle": "h", "queue": "Q1", "Options": list(HANDLE_OPTIONS)}]
     for name in ("d1", "d2"):
         calls.append({"op": "open", "handle": name, "queue": "Q1", "Options": list(BROWSER_OPTIONS)})
     setup = len(calls)
-    ids = _Ids()
+    bound: dict[int, dict[str, str]] = {}  # call index -> the binds of that call
+    browses = 0
     rules = ("put", "browse", "consume", "end_unit_of_work", "time_passes", "reopen_browser")
     while len(calls) - setup < length:
         rule = rng.choice(rules)
         if rule == "put":
             calls.append({"op": "put", "handle": "h", "data": rng.choice(["a", "b", "c"])})
-            ids.add(1)
         elif rule == "browse":
             calls.append({"op": "get", "handle": rng.choice(["d1", "d2"]),
                           "GMO": {"Options": list(rng.choice(CO_OP_BROWSE_OPTIONS)), "MatchOptions": []}})
-            ids.add(1)
+            browses += 1
+            bound[len(calls) - 1] = {f"$token{browses}": "GMO.MsgToken"}
         elif rule == "consume":
-            token = ids.pick(rng, "MQMTOK_NONE")
-            if not token.startswith("$id"):
+            if not browses or rng.random() < 0.1:
                 continue
+            token = f"$token{rng.randint(1, browses)}"
             options = ["MQGMO_SYNCPOINT"] if rng.random() < 0.5 else []
             calls.append({"op": "get", "handle": "h", "GMO": {"Options": options,
                                                              "MatchOptions": ["MQMO_MATCH_MSG_TOKEN"],
@@ -143,7 +148,8 @@ def _browse_mark(rng: random.Random, length: int) -> list[dict[str, Any]]:
             browser = rng.choice(["d1", "d2"])
             calls.append({"op": "close", "handle": browser})
             calls.append({"op": "open", "handle": browser, "queue": "Q1", "Options": list(BROWSER_OPTIONS)})
-    return calls[:length + setup]
+    calls = calls[:length + setup]
+    return calls, [bound.get(index, {}) for index in range(len(calls))]
 
 
 GENERATORS = {"groups": _groups, "browse-mark": _browse_mark}
@@ -153,4 +159,6 @@ def sequence(seed: int | str, index: int, length: int, areas: tuple[str, ...] | 
     """The ``index``-th sequence of campaign ``seed``: ``length`` generated calls after the area's set-up calls."""
     rng = random.Random(f"{seed}:{index}")
     area = areas[0] if len(areas) == 1 else rng.choice(sorted(areas))
-    return {"id": f"{seed}:{index}", "area": area, "calls": GENERATORS[area](rng, length), "binds": []}
+    generated = GENERATORS[area](rng, length)
+    calls, binds = generated if isinstance(generated, tuple) else (generated, [])
+    return {"id": f"{seed}:{index}", "area": area, "calls": calls, "binds": binds}
