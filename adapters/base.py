@@ -14,6 +14,8 @@ from typing import Protocol, runtime_checkable
 
 from reference.calls import Call, Outcome
 
+from .capabilities import CapabilityError, check_claim
+
 ENTRY_POINT_GROUP = "mq_conformance.adapters"
 
 
@@ -61,7 +63,20 @@ JSONLINES_PREFIX = "jsonlines:"
 
 def load(name: str) -> Adapter:
     """A new adapter instance by name, entry-point name, ``module:factory``, or ``jsonlines:COMMAND`` (a server
-    program speaking the JSON-lines protocol; COMMAND is split as a shell would, without a shell)."""
+    program speaking the JSON-lines protocol; COMMAND is split as a shell would, without a shell). Its claimed
+    capabilities are checked against fixtures/capabilities.yaml: an unknown name is an :class:`AdapterError`."""
+    adapter = _load(name)
+    try:
+        check_claim(getattr(adapter, "capabilities", ()), f"adapter {name!r}")
+    except CapabilityError as exc:
+        close = getattr(adapter, "close", None)
+        if close is not None:
+            close()
+        raise AdapterError(str(exc)) from None
+    return adapter
+
+
+def _load(name: str) -> Adapter:
     if name.startswith("mutant:"):
         from .mutants import load_mutant
 

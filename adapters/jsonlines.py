@@ -50,6 +50,7 @@ from conformance.schema import SCHEMAS, SchemaError, registry, validate_call, va
 from reference.calls import Call, Outcome
 
 from .base import AdapterError
+from .capabilities import CapabilityError, check_claim
 from .processes import kill_group, popen_options
 
 PROTOCOL = 1
@@ -539,6 +540,10 @@ class JsonLinesAdapter:
             problem = check_message("hello_reply", hello)
             if problem:
                 raise _Fault(f"its answer to hello is not a hello reply: {problem}")
+            try:
+                check_claim(hello["capabilities"], "its hello")
+            except CapabilityError as exc:
+                raise _Fault(str(exc)) from None
         except _Fault:
             self._server = None
             server.stop()

@@ -36,9 +36,12 @@ from reference.cluster import Cluster
 from reference.errors import NotModelled
 from reference.tables import Spec
 
+from .capabilities import capability_names
+
 UNUSABLE_HOBJ = -1
 DEFAULT_CONNECTION = "default"
-CAPABILITIES = frozenset({"core", "groups", "units-of-work", "segmentation", "browse-mark", "cluster"})
+# The model implements every capability the suite names (fixtures/capabilities.yaml, the one list).
+CAPABILITIES = frozenset(capability_names())
 
 
 class ReferenceAdapter:

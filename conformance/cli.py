@@ -19,6 +19,7 @@ from pathlib import Path
 
 import fixtures
 from adapters.base import AdapterError, available, load
+from adapters.capabilities import CapabilityError
 from adapters.processes import die_with_parent
 
 from .clauses import Registry, load_registry
@@ -366,6 +367,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the reference model over the JSON-lines adapter protocol")
     serve.add_argument("--stdio", action="store_true", required=True,
                        help="speak protocol 1 on standard input and output (docs/implementers.md)")
+    serve.add_argument("--claim", metavar="CAPABILITIES",
+                       help="claim only these capabilities (comma-separated names from fixtures/capabilities.yaml, "
+                            "e.g. core,groups) instead of all: plays an implementation that lacks the others")
 
     strength = commands.add_parser("strength", help="run the suite against every mutant: kill rate per area and "
                                                     "the survivors (reports/strength/<id>/)")
@@ -411,9 +415,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"matrix: {write_matrix(args.runs, args.output)}")
             return EXIT_OK
         if args.command == "serve":
+            from adapters.capabilities import check_claim
+
             from .serve import serve_stdio
 
-            return serve_stdio()
+            claim = None
+            if args.claim is not None:
+                claim = check_claim([n.strip() for n in args.claim.split(",") if n.strip()], "--claim")
+            return serve_stdio(claim)
         if args.command == "adapters":
             for name, origin in sorted(available().items()):
                 print(f"{name}\t{origin}")
@@ -429,7 +438,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_strength(output, args.profile, max(args.jobs, 1), args.only, not args.no_tests)[0]
         if args.command == "lint":
             return lint()
-    except (SourceError, AdapterError, ReportError) as exc:
+    except (SourceError, AdapterError, ReportError, CapabilityError) as exc:
         print(f"mqconf: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from adapters.capabilities import CapabilityError, check_names, needed_by
 from reference.calls import (
     CLUSTER_ARGUMENTS,
     OPS,
@@ -62,6 +63,22 @@ class Step:
     setup: bool = False
 
 
+_MQ_NAME = re.compile(r"MQ[A-Z]+_[A-Z0-9_]+")
+
+
+def _mq_names(value: Any, found: set[str]) -> None:
+    """Every MQ constant name in ``value`` (keys, values, nested), added to ``found``."""
+    if isinstance(value, str):
+        found.update(_MQ_NAME.findall(value))
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _mq_names(key, found)
+            _mq_names(item, found)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _mq_names(item, found)
+
+
 @dataclass(frozen=True)
 class Scenario:
     """A loaded, checked scenario."""
@@ -72,6 +89,17 @@ class Scenario:
     clauses: tuple[str, ...]
     capabilities: frozenset[str]
     steps: tuple[Step, ...] = field(default_factory=tuple)
+
+    def needed_capabilities(self) -> frozenset[str]:
+        """The capabilities its calls show it needs: those whose ops or MQ names (fixtures/capabilities.yaml) its
+        steps use, in their calls or expectations. The scenario's ``capabilities`` must list at least these."""
+        ops: set[str] = set()
+        names: set[str] = set()
+        for step in self.steps:
+            ops.add(step.call.op)
+            _mq_names(dict(step.call.args), names)
+            _mq_names(dict(step.expect), names)
+        return needed_by(ops, names)
 
     def clause_ids(self) -> set[str]:
         """Every clause the scenario cites, at scenario or step level."""
@@ -277,8 +305,11 @@ def parse(data: Any, path: Path) -> Scenario:
     if not isinstance(scenario_id, str) or not ID_PATTERN.match(scenario_id):
         raise SourceError(path, data.line_of("id"), "id must be kebab-case text such as put-group-of-three")
     clauses = _string_list(data.get("clauses", []), path, data.line_of("clauses"), "clauses")
-    capabilities = frozenset(_string_list(data.get("capabilities", ["core"]), path, data.line_of("capabilities"),
-                                          "capabilities"))
+    capabilities = _string_list(data.get("capabilities", ["core"]), path, data.line_of("capabilities"), "capabilities")
+    try:
+        capabilities = check_names(capabilities, "capabilities")
+    except CapabilityError as exc:
+        raise SourceError(path, data.line_of("capabilities"), str(exc)) from None
     steps: list[Step] = []
     setup = data.get("setup") or LineDict()
     if not isinstance(setup, LineDict):

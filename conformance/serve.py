@@ -40,9 +40,12 @@ def _is_id(value: Any) -> bool:
 class Server:
     """Answers protocol requests with an adapter (the reference model unless another is given)."""
 
-    def __init__(self, adapter: Any = None, max_line: int = MAX_LINE):
+    def __init__(self, adapter: Any = None, max_line: int = MAX_LINE, claim: frozenset[str] | None = None):
         self.adapter = adapter if adapter is not None else ReferenceAdapter()
         self.max_line = max_line
+        # what the hello claims: the adapter's capabilities, or fewer (``mqconf serve --stdio --claim core``
+        # plays an implementation that lacks the rest)
+        self.claim = claim
 
     def handle(self, line: bytes | str) -> tuple[dict[str, Any] | None, bool]:
         """The reply to one request line (None for ``bye``) and whether to stop. Never raises."""
@@ -81,7 +84,7 @@ class Server:
         if not isinstance(protocol, int) or isinstance(protocol, bool):
             return error(None, "a hello request needs 'protocol', a whole number"), False
         # Answer with the protocol spoken here whatever was asked: the suite decides what a difference means.
-        capabilities = sorted(getattr(self.adapter, "capabilities", ()))
+        capabilities = sorted(self.claim if self.claim is not None else getattr(self.adapter, "capabilities", ()))
         return {"type": "hello", "protocol": PROTOCOL, "implementation": dict(IMPLEMENTATION),
                 "capabilities": capabilities}, False
 
@@ -160,13 +163,14 @@ def _skip_rest_of_line(stdin: BinaryIO) -> int:
             return dropped
 
 
-def serve_stdio() -> int:
+def serve_stdio(claim: frozenset[str] | None = None) -> int:
     """Serve on this process's standard input and output. Anything else printed goes to standard error, so
-    that it cannot break the protocol stream."""
+    that it cannot break the protocol stream. ``claim`` (checked names) replaces the capabilities the hello
+    claims."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
     try:
-        return serve(stdin, stdout)
+        return serve(stdin, stdout, Server(claim=claim))
     except BrokenPipeError:  # the suite went away: nothing left to answer
         return 0
     except KeyboardInterrupt:

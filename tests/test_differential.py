@@ -20,7 +20,7 @@ def divergences_in_tmp(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("machine", [
-    pytest.param(GroupsMachine, id="groups-and-segments", marks=pytest.mark.capability("groups", "units-of-work")),
+    pytest.param(GroupsMachine, id="groups-and-segments", marks=pytest.mark.capability("groups", "segmentation", "units-of-work")),
     pytest.param(BrowseMarkMachine, id="browse-marks", marks=pytest.mark.capability("browse-mark", "units-of-work")),
     pytest.param(ClusterMachine, id="cluster-routing", marks=pytest.mark.capability("cluster")),
 ])

@@ -4,6 +4,7 @@ Offset order, groups in the physical order of their first items, and no message 
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,11 @@ DATA = 6
 # An item is (group index or None, MsgSeqNumber, Offset, is last segment, is last message, is segmented, data,
 # is in a group).
 # The adapter fixture is reset by hand for every generated example.
+
+
+# The rules every test here pins: a logical-order get begins with a first item and then takes only the next one.
+LOGICAL_ORDER_CLAUSES = pytest.mark.clause("get.logical-order.first-item", "get.logical-order.next-item-only",
+                                           "get.logical-order.position-after-any-get")
 
 
 @st.composite
@@ -85,6 +91,8 @@ def _expected_logical(items) -> list[str]:
     return result
 
 
+@pytest.mark.capability("groups", "segmentation")
+@LOGICAL_ORDER_CLAUSES
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(queue_contents())
 def test_logical_order_get_returns_groups_whole_in_order_of_their_first_items(adapter, items):
@@ -97,6 +105,8 @@ def test_logical_order_get_returns_groups_whole_in_order_of_their_first_items(ad
     assert sorted(got) == sorted(item[DATA] for item in items)
 
 
+@pytest.mark.capability("groups", "segmentation")
+@LOGICAL_ORDER_CLAUSES
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(queue_contents())
 def test_logical_order_browse_sees_what_a_logical_get_would_take(adapter, items):
@@ -115,6 +125,8 @@ def test_logical_order_browse_sees_what_a_logical_get_would_take(adapter, items)
     assert browsed == _expected_logical(items)
 
 
+@pytest.mark.capability("groups", "segmentation")
+@LOGICAL_ORDER_CLAUSES
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(queue_contents(), st.data())
 def test_group_missing_its_first_item_is_never_entered(adapter, items, data):

@@ -11,6 +11,7 @@ import itertools
 
 import pytest
 
+from adapters.capabilities import needed_by
 from reference.calls import Outcome
 from reference.constants import VALUES
 from reference.tables import EITHER, default_spec
@@ -23,6 +24,8 @@ CONSISTENCY = SPEC["put.group-consistency"]
 NONE_HEX = "MQGI_NONE"
 FIELD_GROUP = "FIELD-GROUP"
 FIELD_SEQ, FIELD_OFFSET = 7, 100
+# Every test of the logical-order tables sets up both groups and segments (_establish), so needs both.
+LOGICAL = pytest.mark.capability("groups", "segmentation")
 SETUP_DATA = "12345"  # the previous segment's length is 5
 
 
@@ -70,7 +73,7 @@ def _concrete(row) -> list[dict]:
 
 TABLE1_CASES = [
     pytest.param(row, facts, field_group, id=f"{row.id}-{i}-{'none' if field_group == NONE_HEX else 'field'}",
-                 marks=pytest.mark.clause(row.id))
+                 marks=[pytest.mark.clause(row.id), LOGICAL])
     for row in TABLE1.rows
     for i, facts in enumerate(_concrete(row))
     for field_group in (NONE_HEX, FIELD_GROUP)  # a GroupId in the field must not matter where the row ignores it
@@ -140,8 +143,11 @@ CALLS = {
 
 
 def _rows(table) -> list:
-    """A table's rows as test parameters, each carrying its clause id."""
-    return [pytest.param(row, id=row.id, marks=pytest.mark.clause(row.id)) for row in table.rows]
+    """A table's rows as test parameters, each carrying its clause id and the capabilities its test needs (the
+    logical-order ones, and units-of-work for a row about a unit of work)."""
+    return [pytest.param(row, id=row.id, marks=[pytest.mark.clause(row.id), LOGICAL]
+                         + ([pytest.mark.capability("units-of-work")] if ".uow-" in row.id else []))
+            for row in table.rows]
 
 
 @pytest.mark.parametrize("row", _rows(TABLE2))
@@ -208,7 +214,6 @@ def test_inconsistent_logical_order_call_reports_the_reason_of_its_row(adapter, 
 # -- option rules -------------------------------------------------------------------------------------------
 
 OPTION_TABLES = [t for t in SPEC.tables.values() if hasattr(t, "family")]
-OPTION_ROWS = [pytest.param(t, r, id=r.id, marks=pytest.mark.clause(r.id)) for t in OPTION_TABLES for r in t.rows]
 BASE = {"MQOO": ["MQOO_OUTPUT"], "MQPMO": [], "MQGMO": []}
 
 
@@ -224,6 +229,16 @@ def _breaking_options(family: str, rule) -> list[str] | None:
     if rule.forbidden:
         return BASE[family] + nonzero(rule.forbidden)[:1]
     return None  # at-least-one with a zero-valued member cannot be broken
+
+
+def _option_row(table, rule):
+    """An option rule as a test parameter: its clause, and the capabilities of the options its test uses."""
+    used = _breaking_options(table.family, rule) or [n for n in rule.at_least_one if VALUES[n]][:1]
+    return pytest.param(table, rule, id=rule.id,
+                        marks=[pytest.mark.clause(rule.id), pytest.mark.capability(*needed_by((), used))])
+
+
+OPTION_ROWS = [_option_row(t, r) for t in OPTION_TABLES for r in t.rows]
 
 
 def _call_with(session: Session, family: str, call: str, options: list[str]) -> Outcome:

@@ -12,6 +12,15 @@ from adapters.base import AdapterError, load
 from .generate import AREAS
 
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
+# The capabilities (fixtures/capabilities.yaml) each generated area's calls need: the groups vocabulary puts
+# segments and uses syncpoint; the browse-mark one consumes under syncpoint. An area runs only when the adapter
+# claims all of them.
+AREA_NEEDS = {"groups": ("groups", "segmentation", "units-of-work"), "browse-mark": ("browse-mark", "units-of-work")}
+
+
+def claimed_areas(areas, claimed) -> list[str]:
+    """The ``areas`` whose needed capabilities are all in ``claimed``."""
+    return [a for a in areas if set(AREA_NEEDS.get(a, (a,))) <= set(claimed)]
 
 
 def add_parser(commands) -> None:
@@ -47,12 +56,13 @@ def main(args: argparse.Namespace) -> int:
         adapter = load(args.adapter)
         claimed = adapter.capabilities
         adapter.close()
-        areas = [a for a in args.areas if a in claimed]
+        areas = claimed_areas(args.areas, claimed)
         if not areas and corpus is None:
             print(f"mqconf: adapter {args.adapter} claims none of the areas {', '.join(args.areas)}", file=sys.stderr)
             return EXIT_USAGE
         for area in sorted(set(args.areas) - set(areas)):
-            print(f"area {area}: not claimed by {args.adapter}, not run")
+            needs = ", ".join(AREA_NEEDS.get(area, (area,)))
+            print(f"area {area}: not claimed by {args.adapter} (needs {needs}), not run")
         config = CampaignConfig(
             adapter=args.adapter, sequences=len(corpus) if corpus is not None else args.sequences,
             length=args.length, seed=args.seed, areas=tuple(areas or args.areas),
