@@ -109,6 +109,15 @@ class Scenario:
         return found
 
 
+def _kind(value: Any) -> str:
+    """What a YAML value is, in words (never its text: it may be huge)."""
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return "nothing" if value is None else f"a {type(value).__name__}"
+
+
 def _string_list(value: Any, path: Path, line: int, what: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise SourceError(path, line, f"{what} must be a list of names")
@@ -223,6 +232,8 @@ def _step(raw: Any, path: Path, line: int, bound: set[str], opened: set[str]) ->
     _check_expect(expect, path, raw.line_of("expect"))
     bound.update(_variables(expect))
     clauses = _string_list(raw.get("clauses", []), path, raw.line_of("clauses"), "clauses")
+    if "note" in raw and not isinstance(raw["note"], str):
+        raise SourceError(path, raw.line_of("note"), f"note must be text, not {_kind(raw['note'])}")
     return Step(call, expect, raw.line_of(op), clauses)
 
 
@@ -304,6 +315,9 @@ def parse(data: Any, path: Path) -> Scenario:
     scenario_id = data.get("id")
     if not isinstance(scenario_id, str) or not ID_PATTERN.match(scenario_id):
         raise SourceError(path, data.line_of("id"), "id must be kebab-case text such as put-group-of-three")
+    for key in ("title", "description"):
+        if key in data and not isinstance(data[key], str):
+            raise SourceError(path, data.line_of(key), f"{key} must be text, not {_kind(data[key])}")
     clauses = _string_list(data.get("clauses", []), path, data.line_of("clauses"), "clauses")
     capabilities = _string_list(data.get("capabilities", ["core"]), path, data.line_of("capabilities"), "capabilities")
     try:
@@ -349,7 +363,7 @@ def parse(data: Any, path: Path) -> Scenario:
     opened: set[str] = set()
     for index, raw in enumerate(raw_steps):
         steps.append(_step(raw, path, raw_steps.line_of(index), bound, opened))
-    return Scenario(scenario_id, str(data.get("title", "")), path, clauses, capabilities, tuple(steps))
+    return Scenario(scenario_id, data.get("title", ""), path, clauses, capabilities, tuple(steps))
 
 
 def load_scenario(path: Path) -> Scenario:

@@ -10,12 +10,22 @@ from typing import Any
 import yaml
 
 MAX_BYTES = 4 * 1024 * 1024  # a scenario larger than this is refused rather than read
+# Budgets checked on the parser's events before anything is built, so that a hostile file costs at most one pass
+# over its text in bounded memory: libyaml's composer recurses in C (30,000 nested '[' overflow its stack) and ours
+# in Python, and aliases let a few lines stand for gigabytes that a later walk or str() would expand.
+MAX_DEPTH = 64  # nested mappings and lists (the scenarios need 6)
+MAX_ALIASES = 1000  # *alias references in one file
+MAX_EXPANDED = MAX_BYTES  # characters of the document with every alias replaced by what it names
 
 
 class SourceError(Exception):
     """A problem in an input file, reported as ``file:line: message`` on one line."""
 
+    MAX_MESSAGE = 600  # characters: a message quoting a huge value is cut short
+
     def __init__(self, path: Path | str, line: int | None, message: str):
+        if len(message) > self.MAX_MESSAGE:
+            message = message[: self.MAX_MESSAGE - 3] + "..."
         self.path, self.line, self.message = str(path), line, message
         where = f"{self.path}:{line}" if line else self.path
         super().__init__(f"{where}: {message}")
@@ -103,9 +113,72 @@ def load(path: Path) -> Any:
     return loads(text, path)
 
 
+_INDENT = re.compile(r"^[ \t?:-]*", re.MULTILINE)
+
+
+def _may_exceed_budget(text: str) -> bool:
+    """False when ``text`` certainly has no alias and nests at most :data:`MAX_DEPTH` deep: every level of block
+    nesting takes at least one more column of indentation (or of ``- ``), every level of flow nesting a bracket."""
+    if "*" in text:
+        return True
+    flow = text.count("[") + text.count("{")
+    if flow > MAX_DEPTH:
+        return True
+    block = max((len(match) for match in _INDENT.findall(text)), default=0)
+    return flow + block + 1 > MAX_DEPTH
+
+
+def check_budget(text: str, path: Path | str = "<string>") -> None:
+    """Refuse, with a :class:`SourceError` naming the line, YAML that nests more than :data:`MAX_DEPTH` deep,
+    uses more than :data:`MAX_ALIASES` aliases, an alias inside what it names, or expands beyond
+    :data:`MAX_EXPANDED` characters. Reads the parser's events only (no recursion, nothing built)."""
+    if not _may_exceed_budget(text):
+        return
+    open_sizes = [0]  # expanded size of each collection being read
+    open_anchors: list[str | None] = []
+    anchors: dict[str, int] = {}
+    total = aliases = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        line = event.start_mark.line + 1 if event.start_mark else None
+        if isinstance(event, yaml.CollectionStartEvent):
+            if len(open_anchors) >= MAX_DEPTH:
+                raise SourceError(path, line, f"nested more than {MAX_DEPTH} deep")
+            open_anchors.append(event.anchor)
+            open_sizes.append(1)
+            size = 1
+        elif isinstance(event, yaml.CollectionEndEvent):
+            size = open_sizes.pop()
+            anchor = open_anchors.pop()
+            if anchor is not None:
+                anchors[anchor] = size
+            open_sizes[-1] += size
+            continue
+        elif isinstance(event, yaml.ScalarEvent):
+            size = 1 + len(event.value)
+            if event.anchor is not None:
+                anchors[event.anchor] = size
+            open_sizes[-1] += size
+        elif isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise SourceError(path, line, f"more than {MAX_ALIASES} aliases")
+            if event.anchor in open_anchors:
+                raise SourceError(path, line, f"alias *{event.anchor} refers to a collection that contains it")
+            size = anchors.get(event.anchor, 1)
+            open_sizes[-1] += size
+        else:
+            continue
+        total += size
+        if total > MAX_EXPANDED:
+            raise SourceError(path, line, f"its aliases expand the file beyond {MAX_EXPANDED} characters, the limit "
+                                          f"(an alias bomb?)")
+
+
 def loads(text: str, path: Path | str = "<string>") -> Any:
-    """Parse YAML text with line information; any failure is a :class:`SourceError`."""
+    """Parse YAML text with line information; any failure is a :class:`SourceError`. Texts that nest too deep or
+    expand too far through aliases are refused before anything is built (:func:`check_budget`)."""
     try:
+        check_budget(text, path)
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark

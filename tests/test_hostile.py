@@ -181,3 +181,71 @@ def test_sigkill_of_mqconf_run_kills_its_pytest_child(tmp_path, thorough):
             os.killpg(process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+# -- hostile scenario files -----------------------------------------------------------------------------------
+
+def laughs(field_line: str) -> str:
+    """A scenario whose ``field_line`` (with ``{bomb}``) names nine anchors of nine aliases each: 9**9 strings."""
+    anchors = 'x-a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n'
+    for index in range(8):
+        name, previous = chr(ord("b") + index), chr(ord("a") + index)
+        anchors += f"x-{name}: &{name} [" + ", ".join([f"*{previous}"] * 9) + "]\n"
+    return anchors + field_line.replace("{bomb}", "*i") + "\n"
+
+
+BASE = """id: hostile
+clauses: []
+setup: {queues: [{name: Q1}]}
+"""
+STEPS = """steps:
+  - open: {handle: h, queue: Q1, Options: [MQOO_OUTPUT]}
+"""
+
+HOSTILE_FILES = {
+    # name: (text, what the one line says)
+    "flow-30000": (BASE + "title: " + "[" * 30000 + "\n", "nested more than 64 deep"),
+    "flow-20000": (BASE + "title: " + "[" * 20000 + "]" * 20000 + "\n" + STEPS, "nested more than 64 deep"),
+    "flow-5000": (BASE + STEPS + "  - put: {handle: h, data: " + "[" * 5000 + "]" * 5000 + "}\n",
+                  "nested more than 64 deep"),
+    "mappings-5000": (BASE + STEPS + "  - put: " + "{a: " * 5000 + "}" * 5000 + "\n", "nested more than 64 deep"),
+    "dashes-3000": (BASE + STEPS + "  - " + "- " * 3000 + "x\n", "nested more than 64 deep"),
+    "bomb-in-title": (BASE + STEPS + laughs("title: {bomb}"), "its aliases expand the file beyond"),
+    "bomb-in-description": (BASE + STEPS + laughs("description: {bomb}"), "its aliases expand the file beyond"),
+    "bomb-in-data": (laughs(BASE + STEPS + "  - put: {handle: h, data: {bomb}}"), "its aliases expand the file beyond"),
+    "bomb-in-expect": (laughs(BASE + STEPS + "    expect: {CompCode: {bomb}}"), "its aliases expand the file beyond"),
+    "alias-cycle": (BASE + STEPS + "title: &t [*t]\n", "alias *t refers to a collection that contains it"),
+    "title-a-list": (BASE + STEPS + "title: [a, b]\n", "title must be text, not a list"),
+    "description-a-mapping": (BASE + STEPS + "description: {a: b}\n", "description must be text, not a mapping"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_FILES))
+def test_a_hostile_scenario_file_is_one_line_naming_file_and_line(name, tmp_path):
+    text, expected = HOSTILE_FILES[name]
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text)
+    result = budgeted([*MQCONF, "scenario", str(path)], seconds=30, memory=MEMORY)
+    line = one_line_error(result)
+    assert line.startswith(f"mqconf: {path}:"), line
+    assert expected in line, line
+    assert len(line) < 700, line
+
+
+@pytest.mark.parametrize("name", ["flow-30000", "bomb-in-data"])
+def test_a_hostile_scenario_in_a_campaign_corpus_is_one_line(name, tmp_path):
+    text, expected = HOSTILE_FILES[name]
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text)
+    result = budgeted([*MQCONF, "campaign", "--corpus", str(path), "--output", str(tmp_path / "out")], seconds=30,
+                      memory=MEMORY)
+    line = one_line_error(result)
+    assert str(path) in line and expected in line, line
+
+
+def test_a_deeply_nested_json_lines_corpus_is_one_line(tmp_path):
+    path = tmp_path / "deep.jsonl"
+    path.write_text("[" * 100000 + "]" * 100000 + "\n")
+    result = budgeted([*MQCONF, "campaign", "--corpus", str(path), "--output", str(tmp_path / "out")], seconds=30,
+                      memory=MEMORY)
+    assert f"{path}:1: nested too deeply to read" in one_line_error(result)

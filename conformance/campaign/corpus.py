@@ -94,13 +94,21 @@ def load_corpus(path: Path) -> list[dict[str, Any]]:
         return _load_parquet(path)
     if path.suffix in (".jsonl", ".json", ".ndjson"):
         sequences = []
-        for number, line in enumerate(path.read_text().splitlines(), start=1):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise CorpusError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        except OSError as exc:
+            raise CorpusError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise CorpusError(f"{path}:{number}: not JSON ({exc.msg})") from None
+            except RecursionError:
+                raise CorpusError(f"{path}:{number}: nested too deeply to read") from None
             sequences.append(_check(data, f"{path}:{number}"))
         if not sequences:
             raise CorpusError(f"{path}: no sequences")
