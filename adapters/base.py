@@ -42,9 +42,10 @@ class Adapter(Protocol):
 
 def _shipped() -> dict[str, Callable[[], Adapter]]:
     from .ibmmq import IbmMqAdapter
+    from .ibmmq_emulator.adapter import NAME as IBMMQ_MODEL, IbmMqModelAdapter
     from .reference import ReferenceAdapter
 
-    return {"reference": ReferenceAdapter, "ibmmq": IbmMqAdapter}
+    return {"reference": ReferenceAdapter, "ibmmq": IbmMqAdapter, IBMMQ_MODEL: IbmMqModelAdapter}
 
 
 def available() -> dict[str, str]:

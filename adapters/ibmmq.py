@@ -21,13 +21,22 @@ Configuration, from the environment (read once, when the adapter is built):
   ``DEV.QUEUE.1,DEV.QUEUE.2``).
 - ``MQCONF_GET_BUFFER_LENGTH`` (default 4194304, the default MAXMSGL): the buffer of a get that gives no
   ``BufferLength`` (the call language's "large enough for any message").
+- ``MQCONF_PCF`` (``auto``, the default; ``yes``; ``no``) and ``MQCONF_PCF_PREFIX`` (default ``MQCONF.``): define
+  the suite's queues through PCF (see Queues).
+- ``MQCONF_REAL_TIME=1`` (opt-in, slower): ``advance_clock`` waits that long in real time (at most ten minutes
+  a call), ``define_qmgr {MsgMarkBrowseInterval}`` changes the queue manager through MQCMD_CHANGE_Q_MGR (the
+  first value is restored on reset), and the adapter claims ``browse-mark``.
 
-Queues: ``define_queue {name: Q1, ...}`` takes the next free queue of the pool, empties it (destructive gets
-outside syncpoint on a separate administrative connection) and remembers the mapping; ``reset`` backs out and
-disconnects every connection and empties every mapped queue again. Attributes cannot be set on a pre-defined
-queue (PCF definition is not implemented): an attribute the call gives must equal the queue's actual value
-(read with MQINQ), or ``define_queue`` returns an error saying so. Queue names that were never defined pass
-through unchanged, so an undefined name reaches the queue manager as written.
+Queues: with PCF allowed (``MQCONF_PCF`` auto or yes), ``define_queue {name: Q1, ...}`` creates local queue
+``MQCONF.Q1`` with every attribute of the definition through ``PCFExecute`` (MQCMD_CREATE_Q with REPLACE; a new
+queue is emptied, then given its InhibitGet with MQCMD_CHANGE_Q), ``alter_queue`` changes it (MQCMD_CHANGE_Q) and
+``reset`` deletes it (MQCMD_DELETE_Q with PURGE). When PCF cannot be used (no command server or model queue, not
+authorized, no answer) ``auto`` says so once and falls back to the pool: ``define_queue`` takes the next free queue
+of the pool, empties it (destructive gets outside syncpoint on a separate administrative connection) and
+remembers the mapping; ``reset`` backs out and disconnects every connection and empties every mapped queue again.
+Attributes cannot be set on a pool queue: an attribute the call gives must equal the queue's actual value (read
+with MQINQ), or ``define_queue`` returns an error saying so. Queue names that were never defined pass through
+unchanged, so an undefined name reaches the queue manager as written.
 
 pymqi behaviours this adapter is built around (dsuch/pymqi 1.12.11, code/pymqi/__init__.py unless noted):
 
@@ -54,11 +63,14 @@ pymqi behaviours this adapter is built around (dsuch/pymqi 1.12.11, code/pymqi/_
 Known limits: a second MQDISC on the same connection reports MQCC_OK through pymqi 1.12 (it hides MQDISC's
 result); an MQOPEN that completes with a warning loses its handle (pymqi raises before keeping it); MQINQ is
 issued once per selector; a get with MQGMO_WAIT and an unlimited WaitInterval blocks as it would in any
-application; ``advance_clock`` and the cluster set-up verbs are refused, so ``browse-mark`` and ``cluster`` are
-not claimed.
+application; ``advance_clock`` is refused unless ``MQCONF_REAL_TIME=1``, and the cluster set-up verbs always, so
+``browse-mark`` is claimed only in real time and ``cluster`` never.
 
-Status: written from pymqi's source and IBM's documentation; the translation layer is tested against a fake
-pymqi (tests/fake_pymqi.py). It has NOT been run against a live queue manager yet.
+Status: written from pymqi's source and IBM's documentation. Its main check is ``ibmmq+model``
+(adapters/ibmmq_emulator/): this adapter, unchanged, over IBM's real ``ibmmq`` Python layer over an emulated native
+module that answers from the model; every claimed scenario runs that way in ``make test``. A fake pymqi
+(tests/fake_pymqi.py) still checks what only it can: credentials, client-connection structures and pymqi 1.12's
+own quirks. It has NOT been run against a live queue manager yet.
 """
 
 from __future__ import annotations
@@ -67,6 +79,7 @@ import importlib
 import logging
 import os
 import re
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,6 +112,9 @@ DEFAULT_QUEUE_PREFIX = "DEV.QUEUE."
 DEFAULT_QUEUES = "DEV.QUEUE.1,DEV.QUEUE.2,DEV.QUEUE.3"
 DEFAULT_GET_BUFFER_LENGTH = 4_194_304
 DRAIN_LIMIT = 100_000
+DEFAULT_PCF_PREFIX = "MQCONF."
+PCF_WAIT_MS = 10_000  # how long a PCF command may take to be answered
+MAX_REAL_WAIT_MS = 600_000  # advance_clock in real time: at most ten minutes a call
 REDACTED = "***"
 MODULES = ("pymqi", "ibmmq")
 INSTALL_HINT = (
@@ -118,12 +134,35 @@ EXTRA = {
     "MQIA_SHAREABILITY": 23,
     "MQCHT_CLNTCONN": 6,
     "MQXPT_TCP": 2,
+    # PCF (cmqcfc.h / cmqc.h; ibmmq 2.1.2 CMQCFC.py, CMQC.py)
+    "MQCA_Q_NAME": 2016,
+    "MQIA_Q_TYPE": 20,
+    "MQQT_LOCAL": 1,
+    "MQIACF_REPLACE": 1006,
+    "MQRP_YES": 1,
+    "MQIACF_PURGE": 1007,
+    "MQPO_YES": 1,
+    "MQIA_MSG_MARK_BROWSE_INTERVAL": 68,
+    "MQOT_Q_MGR": 5,
+    "MQRC_NOT_AUTHORIZED": 2035,
+    "MQRC_UNKNOWN_OBJECT_NAME": 2085,
+}
+# MQI reasons that say PCF cannot be used here (no command server or model queue, not authorized, no answer)
+PCF_UNAVAILABLE = frozenset({2035, 2085, V["MQRC_NO_MSG_AVAILABLE"], 2059, 2161, 2162})
+# A define_queue attribute's value as PCF (and MQINQ) spells it
+PCF_VALUES: dict[str, Callable[[Any], int]] = {
+    "InhibitPut": lambda v: V["MQQA_PUT_INHIBITED"] if v else V["MQQA_PUT_ALLOWED"],
+    "InhibitGet": lambda v: V["MQQA_GET_INHIBITED"] if v else V["MQQA_GET_ALLOWED"],
 }
 UNUSABLE_HOBJ = EXTRA["MQHO_UNUSABLE_HOBJ"]
 UNUSABLE_HCONN = EXTRA["MQHC_UNUSABLE_HCONN"]
 MQCC_OK, MQCC_WARNING = V["MQCC_OK"], V["MQCC_WARNING"]
 
-# define_queue attribute -> (MQINQ selector, how MQSC spells it, for the message that says what to change)
+# define_qmgr attribute -> its PCF parameter (MQCMD_CHANGE_Q_MGR) and MQINQ selector
+QMGR_ATTRIBUTES: dict[str, str] = {"MsgMarkBrowseInterval": "MQIA_MSG_MARK_BROWSE_INTERVAL"}
+
+# define_queue attribute -> (MQINQ selector, how MQSC spells it, for the message that says what to change); the
+# selector is also the attribute's PCF parameter in MQCMD_CREATE_Q / MQCMD_CHANGE_Q
 QUEUE_ATTRIBUTES: dict[str, tuple[str, str]] = {
     "MaxMsgLength": ("MQIA_MAX_MSG_LENGTH", "MAXMSGL"),
     "MaxQDepth": ("MQIA_MAX_Q_DEPTH", "MAXDEPTH"),
@@ -142,6 +181,10 @@ _HOST_COLON_PORT = re.compile(r"^[^\s:(),]+:\d+$")  # the common mistake host:po
 
 class IbmMqUnavailable(Exception):
     """The adapter cannot issue a call (no connection, no free queue...): becomes ``Outcome.error``."""
+
+
+class _PcfUnavailable(Exception):
+    """PCF cannot be used on this queue manager (no command server, not authorized, no answer)."""
 
 
 # -- configuration ------------------------------------------------------------------------------------------
@@ -187,6 +230,10 @@ class ConnectionConfig:
     certificate_label: str | None = None
     queues: tuple[str, ...] = tuple(DEFAULT_QUEUES.split(","))
     get_buffer_length: int = DEFAULT_GET_BUFFER_LENGTH
+    pcf: str = "auto"  # define queues through PCF: auto (try, fall back to the pool), yes, no
+    pcf_prefix: str = DEFAULT_PCF_PREFIX
+    real_time: bool = False  # advance_clock waits real time; browse-mark is claimed
+    max_wait_ms: int = MAX_REAL_WAIT_MS  # the longest advance_clock waited in real time
 
     @property
     def client(self) -> bool:
@@ -252,6 +299,9 @@ class ConnectionConfig:
             certificate_label=label,
             queues=_queue_pool(env),
             get_buffer_length=_get_buffer_length(env),
+            pcf=_choice(env, "MQCONF_PCF", ("auto", "yes", "no"), "auto"),
+            pcf_prefix=_pcf_prefix(env),
+            real_time=_choice(env, "MQCONF_REAL_TIME", ("0", "1"), "0") == "1",
         )
 
 
@@ -293,6 +343,23 @@ def _queue_pool(env: Mapping[str, str]) -> tuple[str, ...]:
     if not pool:
         raise AdapterError("MQCONF_QUEUES lists no queues")
     return tuple(pool)
+
+
+def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default: str) -> str:
+    text = _env_value(env, name)
+    if text is None:
+        return default
+    if text.lower() not in choices:
+        raise AdapterError(f"{name}={text!r} is not one of {', '.join(choices)}")
+    return text.lower()
+
+
+def _pcf_prefix(env: Mapping[str, str]) -> str:
+    prefix = env.get("MQCONF_PCF_PREFIX", DEFAULT_PCF_PREFIX)
+    if not re.fullmatch(r"[A-Za-z0-9._/%]{1,32}", prefix):
+        raise AdapterError(f"MQCONF_PCF_PREFIX={prefix!r} is not 1-32 characters of MQ object names "
+                           "(A-Z a-z 0-9 . _ / %)")
+    return prefix
 
 
 def _get_buffer_length(env: Mapping[str, str]) -> int:
@@ -357,8 +424,16 @@ class IbmMqAdapter:
     name = "ibmmq"
     capabilities = CAPABILITIES
 
-    def __init__(self, config: ConnectionConfig | None = None, env: Mapping[str, str] | None = None):
-        self.module_name, self.mq = load_mq_module()
+    def __init__(self, config: ConnectionConfig | None = None, env: Mapping[str, str] | None = None,
+                 module: tuple[str, Any] | None = None):
+        # ``module``: (name, module) of the pymqi-compatible package to use instead of finding one (the
+        # ibmmq+model adapter passes IBM's ibmmq over the emulated native module).
+        self.module_name, self.mq = module if module is not None else load_mq_module()
+        native = getattr(getattr(self.mq, "ibmmqc", None), "__name__", "")
+        if module is None and native.startswith("adapters.ibmmq_emulator"):
+            raise AdapterError("ibmmq in this process runs over the model's emulator (adapters/ibmmq_emulator), "
+                               "not IBM's client: use the ibmmq+model adapter, or run the ibmmq adapter in a "
+                               "process without the emulator (pytest --adapter ibmmq does not install it)")
         self.config = config if config is not None else ConnectionConfig.from_env(env)
         self.version = f"{ADAPTER_VERSION} ({self.module_name} {getattr(self.mq, '__version__', 'unknown')})"
         self._admin: Any = None
@@ -369,6 +444,13 @@ class IbmMqAdapter:
         self._spare_handles: list[_Handle] = []  # replaced by a second open on the same name
         self._noted: set[str] = set()
         self._reason_names: dict[int, str] | None = None
+        self._pcf: Any = None  # a PCFExecute on the administrative connection, once PCF has worked
+        self._pcf_state = "off" if self.config.pcf == "no" else "untried"  # untried | on | off
+        self._created: set[str] = set()  # queues this adapter defined through PCF (deleted on reset)
+        self._qmgr_originals: dict[str, int] = {}  # queue-manager attributes changed, with their first values
+        if self.config.real_time:
+            self.capabilities = CAPABILITIES | {"browse-mark"}
+        self._sleep: Callable[[float], None] = time.sleep
 
     def __repr__(self) -> str:
         return f"IbmMqAdapter({self.module_name}; {self.config.describe()})"
@@ -378,11 +460,23 @@ class IbmMqAdapter:
         """Back out and disconnect every connection, empty every mapped queue, forget the mapping."""
         self._release()
         for real in list(self._mapping.values()):
-            self._drain_quietly(real)
+            if real in self._created:
+                self._pcf_quietly("MQCMD_DELETE_Q", {EXTRA["MQCA_Q_NAME"]: real.encode("ascii"),
+                                                     EXTRA["MQIACF_PURGE"]: EXTRA["MQPO_YES"]})
+                self._created.discard(real)
+            else:
+                self._drain_quietly(real)
         self._mapping.clear()
+        if self._qmgr_originals:
+            self._pcf_quietly("MQCMD_CHANGE_Q_MGR", {self._value(QMGR_ATTRIBUTES[name]): value
+                                                     for name, value in self._qmgr_originals.items()})
+            self._qmgr_originals.clear()
 
     def close(self) -> None:
         self.reset()
+        if self._pcf is not None:
+            pcf, self._pcf = self._pcf, None
+            self._quietly("PCF reply queue close", pcf.disconnect)
         if self._admin is not None:
             admin, self._admin = self._admin, None
             try:
@@ -659,9 +753,10 @@ class IbmMqAdapter:
             return V[name]
         if name in EXTRA:
             return EXTRA[name]
-        value = getattr(getattr(self.mq, "CMQC", None), name, None)
-        if isinstance(value, int):
-            return value
+        for module in ("CMQC", "CMQCFC"):
+            value = getattr(getattr(self.mq, module, None), name, None)
+            if isinstance(value, int):
+                return value
         raise CallError(f"unknown MQ constant {name}")
 
     def _reason(self, reason: int) -> str:
@@ -710,6 +805,10 @@ class IbmMqAdapter:
         explicit = [key for key in args if key != "name"]
         real = self._mapping.get(name)
         fresh = real is None
+        if (fresh or real in self._created) and self._pcf_usable():
+            created = self._pcf_define(name, real, definition)
+            if created is not None:
+                return created
         if fresh:
             taken = set(self._mapping.values())
             free = [queue for queue in self.config.queues if queue not in taken]
@@ -742,6 +841,130 @@ class IbmMqAdapter:
             self.drain(real)
             self._mapping[name] = real
             log.debug("ibmmq: %s is %s", name, real)
+        return self._ok()
+
+    # -- PCF ------------------------------------------------------------------------------------------------
+    def _pcf_usable(self) -> bool:
+        return self._pcf_state != "off"
+
+    def _pcf_command(self, command: str, parameters: dict[int, Any]) -> None:
+        """Run one PCF command; :class:`_PcfUnavailable` when PCF cannot be used here (MQMIError otherwise)."""
+        if self._pcf is None:
+            execute = getattr(self.mq, "PCFExecute", None)
+            if execute is None:
+                raise _PcfUnavailable(f"{self.module_name} has no PCFExecute")
+            try:
+                self._pcf = execute(self._admin_qmgr(), response_wait_interval=PCF_WAIT_MS)
+            except self.mq.MQMIError as exc:
+                raise _PcfUnavailable(f"cannot open the PCF reply queue: {self._reason(exc.reason)}") from None
+        try:
+            getattr(self._pcf, command)(parameters)
+        except self.mq.MQMIError as exc:
+            if exc.reason in PCF_UNAVAILABLE:
+                raise _PcfUnavailable(f"{command} failed: {self._reason(exc.reason)}") from None
+            raise
+        self._pcf_state = "on"
+
+    def _pcf_quietly(self, command: str, parameters: dict[int, Any]) -> None:
+        if self._pcf_state != "on":
+            return
+        try:
+            self._pcf_command(command, parameters)
+        except Exception as exc:  # noqa: BLE001 - clean-up is best effort
+            log.warning("ibmmq: %s during reset: %s", command, self.redact(str(exc)))
+
+    def _pcf_unavailable(self, why: str) -> Outcome | None:
+        """PCF cannot be used: with MQCONF_PCF=yes an error, with auto a note and the pool from now on."""
+        if self.config.pcf == "yes":
+            return Outcome(error=f"PCF is required (MQCONF_PCF=yes) but {why}")
+        self._pcf_state = "off"
+        self._note_once("pcf-off", f"PCF not available ({why}); define_queue maps names onto the queues of "
+                                   "MQCONF_QUEUES instead")
+        return None
+
+    def _pcf_define(self, name: str, real: str | None, definition: Any) -> Outcome | None:
+        """Define ``name`` as a local queue with every attribute of ``definition`` through MQCMD_CREATE_Q
+        (REPLACE); None when PCF turned out to be unavailable (the caller falls back to the pool)."""
+        fresh = real is None
+        real = real or (self.config.pcf_prefix + name)[:48]
+        attributes = {key: getattr(definition, key) for key in QUEUE_ATTRIBUTES}
+        # A queue of that name left by an earlier run keeps its messages under REPLACE: a fresh queue is created
+        # with gets allowed, emptied, and only then given its InhibitGet.
+        first = dict(attributes, InhibitGet=False) if fresh else attributes
+        command = "MQCMD_CREATE_Q"
+        try:
+            self._pcf_command(command, self._queue_parameters(real, first, replace=True))
+            self._created.add(real)
+            if fresh:
+                self.drain(real)
+                if attributes["InhibitGet"]:
+                    command = "MQCMD_CHANGE_Q"
+                    self._pcf_command(command, self._queue_parameters(real, {"InhibitGet": True}))
+        except _PcfUnavailable as exc:
+            return self._pcf_unavailable(str(exc))
+        except self.mq.MQMIError as exc:
+            return Outcome(error=f"define_queue {name} -> {real}: {command} failed: {self._reason(exc.reason)}")
+        self._mapping[name] = real
+        log.debug("ibmmq: %s is %s (PCF)", name, real)
+        return self._ok()
+
+    def _queue_parameters(self, real: str, attributes: Mapping[str, Any], replace: bool = False) -> dict[int, Any]:
+        """The PCF parameters of MQCMD_CREATE_Q / MQCMD_CHANGE_Q for local queue ``real`` with ``attributes``."""
+        parameters: dict[int, Any] = {EXTRA["MQCA_Q_NAME"]: real.encode("ascii"),
+                                      EXTRA["MQIA_Q_TYPE"]: EXTRA["MQQT_LOCAL"]}
+        if replace:
+            parameters[EXTRA["MQIACF_REPLACE"]] = EXTRA["MQRP_YES"]
+        for key, value in attributes.items():
+            selector = QUEUE_ATTRIBUTES[key][0]
+            parameters[self._value(selector)] = PCF_VALUES[key](value) if key in PCF_VALUES else int(value)
+        return parameters
+
+    def _define_qmgr(self, args: dict) -> Outcome:
+        unsupported = sorted(key for key in args if key not in QMGR_ATTRIBUTES)
+        if unsupported:
+            return Outcome(error=f"define_qmgr: {', '.join(unsupported)} not supported by the ibmmq adapter (only "
+                                 f"{', '.join(QMGR_ATTRIBUTES)} of the connected queue manager, through PCF)")
+        attributes = reference_calls.decode_qmgr(args, "define_qmgr")
+        if not self._pcf_usable():
+            return Outcome(error="define_qmgr needs PCF (MQCMD_CHANGE_Q_MGR), which is not available")
+        parameters = {}
+        for key, value in attributes.items():
+            selector = self._value(QMGR_ATTRIBUTES[key])
+            if key not in self._qmgr_originals:
+                try:
+                    self._qmgr_originals[key] = self._qmgr_attribute(selector)
+                except self.mq.MQMIError as exc:
+                    return Outcome(error=f"define_qmgr: cannot read {key} to restore it later (MQINQ on the queue "
+                                         f"manager: {self._reason(exc.reason)}); not changed")
+            parameters[selector] = value
+        try:
+            self._pcf_command("MQCMD_CHANGE_Q_MGR", parameters)
+        except _PcfUnavailable as exc:
+            return self._pcf_unavailable(str(exc)) or Outcome(error=f"define_qmgr needs PCF: {exc}")
+        return self._ok()
+
+    def _qmgr_attribute(self, selector: int) -> int:
+        """An integer attribute of the queue manager (MQINQ on the queue-manager object)."""
+        queue = self.mq.Queue(self._admin_qmgr())
+        queue.open(self.mq.OD(ObjectType=EXTRA["MQOT_Q_MGR"]), V["MQOO_INQUIRE"])
+        try:
+            return int(queue.inquire(selector))
+        finally:
+            self._admin_close(queue)
+
+    def _alter_queue(self, args: dict) -> Outcome:
+        qmgr, name, local, cluster = reference_calls.decode_alter_queue(args, "alter_queue")
+        if qmgr is not None or cluster:
+            return Outcome(error="alter_queue: qmgr and cluster attributes are not supported by the ibmmq adapter")
+        real = self._mapping.get(name)
+        if real not in self._created:
+            return Outcome(error=f"alter_queue {name}: only queues this adapter defined through PCF can be altered")
+        try:
+            self._pcf_command("MQCMD_CHANGE_Q", self._queue_parameters(real, local))
+        except _PcfUnavailable as exc:
+            return Outcome(error=f"alter_queue {name}: {exc}")
+        except self.mq.MQMIError as exc:
+            return Outcome(error=f"alter_queue {name} -> {real}: MQCMD_CHANGE_Q failed: {self._reason(exc.reason)}")
         return self._ok()
 
     def _connect(self, args: dict) -> Outcome:
@@ -887,10 +1110,21 @@ class IbmMqAdapter:
         return self._ok(attributes=attributes)
 
     def _advance_clock(self, args: dict) -> Outcome:
-        return Outcome(error="advance_clock: a real queue manager's clock cannot be advanced by the suite")
+        if not self.config.real_time:
+            return Outcome(error="advance_clock: a real queue manager's clock cannot be advanced by the suite "
+                                 "(MQCONF_REAL_TIME=1 waits real time instead)")
+        ms = args.get("milliseconds")
+        if not isinstance(ms, int) or isinstance(ms, bool) or ms < 0:
+            raise CallError(f"expected a whole number of milliseconds >= 0, not {ms!r}", "milliseconds")
+        if ms > self.config.max_wait_ms:
+            return Outcome(error=f"advance_clock: {ms} ms is longer than the {self.config.max_wait_ms} ms this "
+                                 "adapter waits in real time")
+        self._sleep(ms / 1000)
+        return self._ok()
 
     _OPS: dict[str, Callable[[IbmMqAdapter, dict], Outcome]] = {
         "define_queue": _define_queue, "connect": _connect, "disconnect": _disconnect, "open": _open,
         "close": _close, "put": _put, "put1": _put1, "get": _get, "commit": _commit, "backout": _backout,
-        "inquire": _inquire, "advance_clock": _advance_clock,
+        "inquire": _inquire, "advance_clock": _advance_clock, "define_qmgr": _define_qmgr,
+        "alter_queue": _alter_queue,
     }

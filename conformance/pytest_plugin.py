@@ -10,6 +10,8 @@ installed (registered through the ``pytest11`` entry point).
   implementation); each becomes a strict xfail, so an expected failure that passes is reported (a ratchet).
 - ``--mq-profile quick|thorough``: Hypothesis settings for the state machines and fuzzers (thorough: 10,000
   fuzzed inputs for the scenario loader and the JSON-lines reader).
+- ``ibmmq_emulator``: an in-process IBM MQ (the model) for applications written with IBM's ``ibmmq`` package
+  (docs/emulator.md).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from adapters.base import Adapter, AdapterError, load
+from adapters.ibmmq_emulator import install_unless_client
+from adapters.ibmmq_emulator.fixture import ibmmq_emulator  # noqa: F401 - the fixture for ibmmq applications
 
 from .yamlsource import LineDict, SourceError, load as load_yaml
 
@@ -51,6 +55,8 @@ def pytest_configure(config: pytest.Config) -> None:
         # The fuzzers of the scenario loader and the JSON-lines reader read this when their modules load.
         os.environ.setdefault("MQCONF_FUZZ_EXAMPLES", "10000")
     name = config.getoption("--adapter")
+    if name != "ibmmq":  # a real queue manager needs IBM's own native module
+        install_unless_client()  # so that an application's test module may import ibmmq at its top
     try:
         probe = load(name)
     except AdapterError as exc:

@@ -1,0 +1,509 @@
+"""The in-process queue manager behind the emulated ``ibmmq.ibmmqc``: the reference model, spoken to in IBM's
+binary structures.
+
+:class:`Emulator` owns one :class:`reference.cluster.Cluster` (queue manager QM1 until more are defined) and
+implements the native functions of IBM's ``ibmmqc`` module with the same arguments and return tuples (read from
+IBM's mq-mqi-python ``ibmmqc.c``): structures arrive packed by the ``ibmmq`` package's own classes (``MD``,
+``GMO``, ``PMO``, ``OD``...), are unpacked with those classes, copied into the model's structures, and the
+model's answers are packed back into IBM's layout. Completion and reason codes are the model's.
+
+Beyond the model, the emulator answers what an application of a real queue manager expects to find there:
+
+- ``MQOPEN`` of the queue manager object (MQOT_Q_MGR) for MQINQ of MQCA_Q_MGR_NAME, MQIA_MAX_MSG_LENGTH and
+  MQIA_MSG_MARK_BROWSE_INTERVAL;
+- MQCA_Q_NAME in an MQINQ of a queue;
+- model queues (``SYSTEM.DEFAULT.MODEL.QUEUE``): an MQOPEN creates a temporary dynamic local queue named from
+  the MQOD's DynamicQName, as PCFExecute's reply queue needs;
+- the command server: SYSTEM.ADMIN.COMMAND.QUEUE is a local queue of the model; a PCF command put there is run
+  and answered on its ReplyToQ (see :mod:`adapters.ibmmq_emulator.pcf`).
+
+What it does not model: message properties and message handles, publish/subscribe, asynchronous consumption
+(MQCB/MQCTL), MQSTAT, MQBEGIN (global units of work) and MQSET: they complete with MQCC_FAILED and
+MQRC_FUNCTION_NOT_SUPPORTED. Authentication (MQCSP) and client channels (MQCD) are accepted and ignored. The
+descriptor fields the model does not keep (PutApplType, ApplIdentityData, ApplOriginData) come back from MQGET as
+MQAT_DEFAULT and blanks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from reference import constants
+from reference.calls import GMO_FIELDS, MD_FIELDS, PMO_FIELDS, decode_queue
+from reference.cluster import Cluster
+from reference.errors import NotModelled
+from reference.queue import QueueDefinition
+from reference.result import Result
+from reference.structures import MQGMO, MQMD, MQOD, MQPMO
+from reference.tables import Spec
+
+from .pcf import COMMAND_QUEUE
+
+V = constants.VALUES
+MQCC_OK, MQCC_WARNING, MQCC_FAILED = V["MQCC_OK"], V["MQCC_WARNING"], V["MQCC_FAILED"]
+
+# Values from IBM's cmqc.h that the reference constants do not carry (ibmmq 2.1.2 CMQC: the same numbers).
+MQRC_HCONN_ERROR = 2018
+MQRC_HOBJ_ERROR = 2019
+MQRC_OBJECT_TYPE_ERROR = 2043
+MQRC_Q_MGR_NAME_ERROR = 2058
+MQRC_Q_MGR_NOT_AVAILABLE = 2059
+MQRC_SELECTOR_ERROR = 2067
+MQRC_NOT_OPEN_FOR_INQUIRE = 2038
+MQRC_NOT_OPEN_FOR_OUTPUT = 2039
+MQRC_FUNCTION_NOT_SUPPORTED = 2298
+MQHC_UNUSABLE_HCONN = -1
+MQHO_UNUSABLE_HOBJ = -1
+MQOT_Q = 1
+MQOT_Q_MGR = 5
+MQOO_INQUIRE = 0x20
+MQOO_OUTPUT = 0x10
+MQCA_Q_MGR_NAME = 2015
+MQCA_Q_NAME = 2016
+MQIA_MAX_MSG_LENGTH = 13
+MQIA_MSG_MARK_BROWSE_INTERVAL = 68
+MQIA_FIRST, MQIA_LAST = 1, 2000
+MQAT_DEFAULT = 6
+
+MODEL_QUEUES = ("SYSTEM.DEFAULT.MODEL.QUEUE",)
+SPECIAL_HOBJ_BASE = 0x4000_0000  # the emulator's own object handles; the model numbers its handles from 1
+_HCONNS = itertools.count(0x0100_0001)  # process-wide: a connection handle names its emulator
+
+
+class EmulatorError(Exception):
+    """A call the emulator cannot run (a malformed structure, a situation the model does not cover): raised to
+    the caller, as IBM's native module raises ``ibmmqc.error`` for a structure of the wrong size."""
+
+
+@dataclass
+class _Special:
+    """An object the emulator opens itself: the queue manager (``qmgr``) or the command queue (``command``)."""
+
+    kind: str
+    options: int
+
+
+@dataclass
+class _Conn:
+    qmgr: str
+    hconn: int  # the model's Hconn
+    special: dict[int, _Special] = field(default_factory=dict)
+
+
+def ibm() -> Any:
+    """IBM's ``ibmmq`` package (imported on first use: it imports the native module this emulator stands for)."""
+    import ibmmq
+
+    return ibmmq
+
+
+def _text(raw: bytes) -> str:
+    return raw.split(b"\0", 1)[0].decode("utf-8", errors="replace").rstrip(" ")
+
+
+def _lengths(structure: Any) -> dict[str, int]:
+    """Field name -> length of each fixed-length character field of an ``ibmmq`` structure, from its layout."""
+    cls = type(structure)
+    cached = _LENGTHS.get(cls)
+    if cached is None:
+        cached = {}
+        for entry in structure._MQOpts__list:  # IBM's layout list: [name, default, struct format, (count)]
+            fmt = entry[2]
+            if fmt.endswith("s") and fmt[:-1].isdigit():
+                cached[entry[0]] = int(fmt[:-1])
+        _LENGTHS[cls] = cached
+    return cached
+
+
+_LENGTHS: dict[type, dict[str, int]] = {}
+
+
+def unpack(cls_name: str, raw: Any, what: str) -> Any:
+    """An ``ibmmq`` structure of class ``cls_name`` from the bytes the Python layer packed; a wrong size is refused
+    as IBM's native module refuses it."""
+    structure = getattr(ibm(), cls_name)()
+    if not isinstance(raw, bytes | bytearray):
+        raise EmulatorError(f"{what}: expected the packed structure as bytes, not {type(raw).__name__}")
+    expected = structure.get_length()
+    if len(raw) != expected:
+        raise EmulatorError(f"{what} wrong size. Given: {len(raw)}, expected {expected}")
+    return structure.unpack(bytes(raw))
+
+
+def to_model(structure: Any, kinds: dict[str, tuple], target: Any) -> Any:
+    """Copy every field the model knows from an ``ibmmq`` structure into the model's structure ``target``."""
+    for name, kind in kinds.items():
+        value = getattr(structure, name, None)
+        if value is None:
+            continue
+        tag = kind[0]
+        if tag == "id":
+            value = bytes(value).ljust(kind[2], b"\0")[: kind[2]]
+        elif tag == "text":
+            value = _text(value) if isinstance(value, bytes) else str(value)
+        elif tag == "format":
+            raw = value if isinstance(value, bytes) else str(value).encode("ascii")
+            value = raw.replace(b"\0", b" ").decode("ascii", errors="replace").ljust(8)[:8]
+        else:
+            value = int(value)
+        setattr(target, name, value)
+    return target
+
+
+def from_model(source: Any, kinds: dict[str, tuple], structure: Any) -> Any:
+    """Copy every field of the model's structure ``source`` into the ``ibmmq`` structure, in IBM's layout
+    (character fields blank-padded, as a queue manager returns them)."""
+    lengths = _lengths(structure)
+    for name, kind in kinds.items():
+        if not hasattr(structure, name):
+            continue
+        value = getattr(source, name)
+        tag = kind[0]
+        if tag == "id":
+            value = bytes(value)
+        elif tag in ("text", "format"):
+            raw = str(value).encode("utf-8")
+            value = raw[: lengths[name]].ljust(lengths[name], b" ") if name in lengths else raw
+        setattr(structure, name, value)
+    return structure
+
+
+class Emulator:
+    """An in-process IBM MQ: the reference model behind IBM's native-module interface.
+
+    Application-facing helpers (:meth:`define_queue`, :attr:`clock`, :meth:`depth`, :meth:`messages`,
+    :meth:`advance_clock`) let a test set up and inspect the queue manager; the ``MQ*`` methods are the native
+    functions (see :mod:`adapters.ibmmq_emulator.native`).
+    """
+
+    def __init__(self, qmgr: str = "QM1", seed: int = 0, spec: Spec | None = None, queues: tuple[str, ...] = ()):
+        self._qmgr_name = qmgr
+        self._seed = seed
+        self._spec = spec
+        self._queues = tuple(queues)
+        self._lock = threading.RLock()
+        self.reset()
+
+    # -- set-up and inspection ------------------------------------------------------------------------------
+    def reset(self) -> None:
+        """Start again from an empty queue manager (every connection, handle and message is forgotten); the
+        queues given at construction are defined again."""
+        kwargs: dict[str, Any] = {"seed": self._seed, "default": self._qmgr_name}
+        if self._spec is not None:
+            kwargs["spec"] = self._spec
+        with getattr(self, "_lock", threading.RLock()):
+            self.world = Cluster(**kwargs)
+            self._conns: dict[int, _Conn] = {}
+            self._special_hobjs = itertools.count(SPECIAL_HOBJ_BASE + 1)
+            self._dynamic = itertools.count(1)
+            self._temporary: set[tuple[str, str]] = set()  # temporary dynamic queues, deleted when closed
+            self._servers: dict[str, tuple[int, int]] = {}  # queue manager -> command server's Hconn, Hobj
+            self.world.define_queue(None, QueueDefinition(COMMAND_QUEUE, MaxQDepth=3000), {})
+            for name in self._queues:
+                self.define_queue(name)
+
+    @property
+    def qmgr(self):
+        """The model's default queue manager (:class:`reference.QueueManager`): its queues, handles, clock."""
+        return self.world.qm
+
+    @property
+    def name(self) -> str:
+        return self._qmgr_name
+
+    @property
+    def clock(self):
+        """The model's clock (:class:`reference.clock.Clock`): ``now_ms``, ``advance(ms)``. It never moves by
+        itself: MQGMO_WAIT returns at once when no message can arrive meanwhile."""
+        return self.world.clock
+
+    @property
+    def queues(self) -> dict:
+        """The default queue manager's local queues by name (:class:`reference.queue.LocalQueue`)."""
+        return self.world.qm.queues
+
+    def define_queue(self, name: str, **attributes: Any) -> None:
+        """Define (or redefine) a local queue; attributes as in scenarios' ``define_queue`` (MaxQDepth,
+        MaxMsgLength, InhibitPut, MsgDeliverySequence, DefPersistence, DefPriority, DefInputOpenOption,
+        Shareability; numbers or MQ constant names). ``ValueError`` names a bad attribute."""
+        definition = decode_queue({"name": name, **attributes}, "define_queue")
+        with self._lock:
+            self.world.define_queue(None, definition, {})
+
+    def advance_clock(self, milliseconds: int) -> None:
+        """Let ``milliseconds`` pass on the queue manager's clock (expiry, browse-mark intervals)."""
+        with self._lock:
+            self.world.advance_clock(milliseconds)
+
+    def depth(self, name: str) -> int:
+        """CurrentQDepth of a queue (committed or not); ``KeyError`` for an undefined queue."""
+        return self.queues[name].depth
+
+    def messages(self, name: str) -> list[tuple[MQMD, bytes]]:
+        """``(descriptor, data)`` of every message on a queue, in physical order (uncommitted ones included)."""
+        return [(message.md, message.data) for message in self.queues[name].messages.values()]
+
+    # -- connections and handles ----------------------------------------------------------------------------
+    def owns(self, hconn: int) -> bool:
+        return hconn in self._conns
+
+    def _conn(self, hconn: int) -> _Conn | None:
+        return self._conns.get(hconn)
+
+    def _qmgr_of(self, name: bytes | str) -> str | None:
+        text = _text(name) if isinstance(name, bytes) else str(name).rstrip("\0 ")
+        text = text or self._qmgr_name
+        return text if text in self.world.qmgrs else None
+
+    def connect(self, name: Any) -> tuple[int, int, int]:
+        """MQCONN/MQCONNX: ``(hconn, CompCode, Reason)``."""
+        with self._lock:
+            qmgr = self._qmgr_of(name if isinstance(name, bytes | str) else b"")
+            if qmgr is None:
+                return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NAME_ERROR
+            _name, result = self.world.connect(qmgr)
+            if result.failed:
+                return MQHC_UNUSABLE_HCONN, result.comp_code, result.reason
+            hconn = next(_HCONNS)
+            self._conns[hconn] = _Conn(qmgr, result.hconn)
+            return hconn, result.comp_code, result.reason
+
+    def MQDISC(self, hconn: int) -> tuple[int, int]:
+        with self._lock:
+            conn = self._conn(hconn)
+            if conn is None:
+                return MQCC_FAILED, MQRC_HCONN_ERROR
+            conn.special.clear()
+            qm = self.world.qmgr(conn.qmgr)
+            queues = {qm.handles[h].queue for h in qm.connections[conn.hconn].handles} if conn.hconn in \
+                qm.connections else set()
+            result = self.world.disconnect(conn.qmgr, conn.hconn)
+            self._drop_temporary(conn.qmgr, queues)
+            self._serve(conn.qmgr)
+            return result.comp_code, result.reason
+
+    def MQOPEN(self, hconn: int, od_raw: bytes, options: int) -> tuple[int, bytes, int, int]:
+        with self._lock:
+            od = unpack("OD", od_raw, "MQOD")
+            conn = self._conn(hconn)
+            if conn is None:
+                return MQHO_UNUSABLE_HOBJ, od.pack(), MQCC_FAILED, MQRC_HCONN_ERROR
+            if od.ObjectType == MQOT_Q_MGR:
+                return self._open_special(conn, od, "qmgr", options)
+            if od.ObjectType != MQOT_Q:
+                return MQHO_UNUSABLE_HOBJ, od.pack(), MQCC_FAILED, MQRC_OBJECT_TYPE_ERROR
+            name = _text(od.ObjectName)
+            if name in MODEL_QUEUES and name not in self.world.qmgr(conn.qmgr).queues:
+                name = self._dynamic_queue(conn, _text(od.DynamicQName))
+                od.ObjectName = name.encode("ascii").ljust(48, b" ")
+            result = self._model(lambda: self.world.open(conn.qmgr, conn.hconn,
+                                                         MQOD(name, _text(od.ObjectQMgrName)), options))
+            if result.failed:
+                return MQHO_UNUSABLE_HOBJ, od.pack(), result.comp_code, result.reason
+            self._resolved(od, name, conn.qmgr)
+            return result.hobj, od.pack(), result.comp_code, result.reason
+
+    def _open_special(self, conn: _Conn, od: Any, kind: str, options: int) -> tuple[int, bytes, int, int]:
+        other = options & ~(MQOO_INQUIRE | V["MQOO_FAIL_IF_QUIESCING"])
+        if not options & MQOO_INQUIRE or other:
+            return MQHO_UNUSABLE_HOBJ, od.pack(), MQCC_FAILED, V["MQRC_OPTION_NOT_VALID_FOR_TYPE"]
+        hobj = next(self._special_hobjs)
+        conn.special[hobj] = _Special(kind, options)
+        self._resolved(od, "", conn.qmgr)
+        return hobj, od.pack(), MQCC_OK, 0
+
+    @staticmethod
+    def _resolved(od: Any, name: str, qmgr: str) -> None:
+        if hasattr(od, "ResolvedQName"):
+            od.ResolvedQName = name.encode("ascii").ljust(48, b" ")
+            od.ResolvedQMgrName = qmgr.encode("ascii").ljust(48, b" ")
+
+    def _dynamic_queue(self, conn: _Conn, template: str) -> str:
+        """A temporary dynamic queue made from a model queue: DynamicQName with its trailing ``*`` replaced by a
+        unique suffix, as MQ names it."""
+        stem = template[:-1] if template.endswith("*") else template
+        name = stem if not template.endswith("*") else f"{stem}{next(self._dynamic):016X}"[:48]
+        qm = self.world.qmgr(conn.qmgr)
+        if name not in qm.queues:
+            self.world.define_queue(conn.qmgr, QueueDefinition(name), {})
+            self._temporary.add((conn.qmgr, name))
+        return name
+
+    def _drop_temporary(self, qmgr: str, queues: set[str]) -> None:
+        """Delete the temporary dynamic queues among ``queues`` that no handle has open any more."""
+        qm = self.world.qmgr(qmgr)
+        for name in queues:
+            if (qmgr, name) in self._temporary and not any(h.queue == name for h in qm.handles.values()):
+                self.forget_queue(qmgr, name)
+
+    def forget_queue(self, qmgr: str, name: str) -> None:
+        """Delete a queue and its messages (DELETE QLOCAL PURGE; the caller has checked it is not open)."""
+        self.world.qmgr(qmgr).queues.pop(name, None)
+        self._temporary.discard((qmgr, name))
+
+    def _serve(self, qmgr: str) -> None:
+        """Let the command server answer what has become visible on the command queue."""
+        qm = self.world.qmgr(qmgr)
+        queue = qm.queues.get(COMMAND_QUEUE)
+        if queue is None or not queue.depth:
+            return
+        from .pcf import CommandServer
+
+        server = self._servers.get(qmgr)
+        if server is None or server[0] not in qm.connections:
+            _name, connected = self.world.connect(qmgr)
+            opened = self.world.open(qmgr, connected.hconn, MQOD(COMMAND_QUEUE, ""), V["MQOO_INPUT_SHARED"])
+            if opened.failed:
+                return
+            server = self._servers[qmgr] = (connected.hconn, opened.hobj)
+        CommandServer(self, qmgr).serve(*server)
+
+    def MQCLOSE(self, hconn: int, hobj: int, options: int) -> tuple[int, int]:
+        with self._lock:
+            conn = self._conn(hconn)
+            if conn is None:
+                return MQCC_FAILED, MQRC_HCONN_ERROR
+            if hobj in conn.special:
+                del conn.special[hobj]
+                return MQCC_OK, 0
+            handle = self.world.qmgr(conn.qmgr).handles.get(hobj)
+            result = self._model(lambda: self.world.close(conn.qmgr, conn.hconn, hobj, options))
+            if handle is not None and not result.failed:
+                self._drop_temporary(conn.qmgr, {handle.queue})
+            return result.comp_code, result.reason
+
+    def MQPUT(self, hconn: int, hobj: int, md_raw: bytes, pmo_raw: bytes, data: bytes) -> tuple[bytes, bytes, int, int]:
+        with self._lock:
+            md, pmo = unpack("MD", md_raw, "MQMD"), unpack("PMO", pmo_raw, "MQPMO")
+            conn = self._conn(hconn)
+            if conn is None:
+                return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_HCONN_ERROR
+            if hobj in conn.special:
+                return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_NOT_OPEN_FOR_OUTPUT
+            model_md, model_pmo = self._put_structures(md, pmo)
+            result = self._model(lambda: self.world.put(conn.qmgr, conn.hconn, hobj, model_md, model_pmo,
+                                                        bytes(data)))
+            self._serve(conn.qmgr)
+            return self._put_reply(md, pmo, result)
+
+    def MQPUT1(self, hconn: int, od_raw: bytes, md_raw: bytes, pmo_raw: bytes,
+               data: bytes) -> tuple[bytes, bytes, int, int]:
+        with self._lock:
+            od = unpack("OD", od_raw, "MQOD")
+            md, pmo = unpack("MD", md_raw, "MQMD"), unpack("PMO", pmo_raw, "MQPMO")
+            conn = self._conn(hconn)
+            if conn is None:
+                return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_HCONN_ERROR
+            name = _text(od.ObjectName)
+            if od.ObjectType != MQOT_Q:
+                return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_OBJECT_TYPE_ERROR
+            model_md, model_pmo = self._put_structures(md, pmo)
+            model_od = MQOD(name, _text(od.ObjectQMgrName))
+            result = self._model(lambda: self.world.put1(conn.qmgr, conn.hconn, model_od, model_md, model_pmo,
+                                                         bytes(data)))
+            self._serve(conn.qmgr)
+            return self._put_reply(md, pmo, result)
+
+    @staticmethod
+    def _put_structures(md: Any, pmo: Any) -> tuple[MQMD, MQPMO]:
+        return to_model(md, MD_FIELDS, MQMD()), to_model(pmo, PMO_FIELDS, MQPMO())
+
+    @staticmethod
+    def _put_reply(md: Any, pmo: Any, result: Result) -> tuple[bytes, bytes, int, int]:
+        if result.md is not None:
+            from_model(result.md, MD_FIELDS, md)
+        if result.pmo is not None:
+            from_model(result.pmo, PMO_FIELDS, pmo)
+        return md.pack(), pmo.pack(), result.comp_code, result.reason
+
+    def MQGET(self, hconn: int, hobj: int, md_raw: bytes, gmo_raw: bytes,
+              max_length: int) -> tuple[bytes, bytes, bytes, int, int, int]:
+        with self._lock:
+            md, gmo = unpack("MD", md_raw, "MQMD"), unpack("GMO", gmo_raw, "MQGMO")
+            conn = self._conn(hconn)
+            if conn is None:
+                return b"", md.pack(), gmo.pack(), 0, MQCC_FAILED, MQRC_HCONN_ERROR
+            if hobj in conn.special:
+                return b"", md.pack(), gmo.pack(), 0, MQCC_FAILED, V["MQRC_NOT_OPEN_FOR_INPUT"]
+            if not isinstance(max_length, int) or max_length < 0:
+                return b"", md.pack(), gmo.pack(), 0, MQCC_FAILED, V["MQRC_BUFFER_LENGTH_ERROR"]
+            model_md = to_model(md, MD_FIELDS, MQMD())
+            model_gmo = to_model(gmo, GMO_FIELDS, MQGMO())
+            result = self._model(lambda: self.world.get(conn.qmgr, conn.hconn, hobj, model_md, model_gmo,
+                                                        max_length))
+            if result.md is not None:
+                from_model(result.md, MD_FIELDS, md)
+                md.PutApplType = MQAT_DEFAULT
+                md.ApplIdentityData = b" " * 32
+                md.ApplOriginData = b" " * 4
+            if result.gmo is not None:
+                from_model(result.gmo, GMO_FIELDS, gmo)
+            data = (result.data or b"")[:max_length]
+            length = result.data_length if result.data_length is not None else 0
+            return data, md.pack(), gmo.pack(), length, result.comp_code, result.reason
+
+    def MQCMIT(self, hconn: int) -> tuple[int, int]:
+        with self._lock:
+            conn = self._conn(hconn)
+            if conn is None:
+                return MQCC_FAILED, MQRC_HCONN_ERROR
+            result = self._model(lambda: self.world.commit(conn.qmgr, conn.hconn))
+            self._serve(conn.qmgr)
+            return result.comp_code, result.reason
+
+    def MQBACK(self, hconn: int) -> tuple[int, int]:
+        with self._lock:
+            conn = self._conn(hconn)
+            if conn is None:
+                return MQCC_FAILED, MQRC_HCONN_ERROR
+            result = self._model(lambda: self.world.backout(conn.qmgr, conn.hconn))
+            return result.comp_code, result.reason
+
+    def MQINQ(self, hconn: int, hobj: int, selectors: list, int_attrs: list, int_count: int, char_count: int,
+              char_length: int) -> tuple[list, bytes, int, int]:
+        with self._lock:
+            blank = b"\0" * max(char_length, 0)
+            conn = self._conn(hconn)
+            if conn is None:
+                return int_attrs, blank, MQCC_FAILED, MQRC_HCONN_ERROR
+            numbers = [int(s) for s in selectors]
+            ints = [s for s in numbers if MQIA_FIRST <= s <= MQIA_LAST]
+            chars = [s for s in numbers if not MQIA_FIRST <= s <= MQIA_LAST]
+            special = conn.special.get(hobj)
+            if special is not None:
+                if special.kind != "qmgr" or not special.options & MQOO_INQUIRE:
+                    return int_attrs, blank, MQCC_FAILED, MQRC_NOT_OPEN_FOR_INQUIRE
+                qm = self.world.qmgr(conn.qmgr)
+                values: dict[int, Any] = {MQCA_Q_MGR_NAME: conn.qmgr,
+                                          MQIA_MSG_MARK_BROWSE_INTERVAL: qm.mark_browse_interval,
+                                          MQIA_MAX_MSG_LENGTH: qm.max_msg_length}
+                if any(s not in values for s in numbers):
+                    return int_attrs, blank, MQCC_FAILED, MQRC_SELECTOR_ERROR
+            else:
+                names = [constants.NAMES.get("MQIA", {}).get(s, f"MQIA_{s}") for s in ints]
+                result = self._model(lambda: self.world.inquire(conn.qmgr, conn.hconn, hobj, names))
+                if result.failed:
+                    return int_attrs, blank, result.comp_code, result.reason
+                if any(s != MQCA_Q_NAME for s in chars):
+                    return int_attrs, blank, MQCC_FAILED, MQRC_SELECTOR_ERROR
+                values = {s: int(result.attributes[n]) for s, n in zip(ints, names)}
+                if chars:
+                    values[MQCA_Q_NAME] = self.world.qmgr(conn.qmgr).handles[hobj].queue
+            char_bytes = b""
+            for selector in numbers:
+                if MQIA_FIRST <= selector <= MQIA_LAST:
+                    int_attrs.append(values[selector])
+                else:
+                    char_bytes += str(values[selector]).encode("utf-8")[:48].ljust(48, b" ")
+            return int_attrs, char_bytes.ljust(char_length, b"\0")[:char_length], MQCC_OK, 0
+
+    # -- the model ------------------------------------------------------------------------------------------
+    @staticmethod
+    def _model(call) -> Result:
+        try:
+            return call()
+        except NotModelled as exc:
+            raise EmulatorError(f"not modelled: {exc}") from None

@@ -1,0 +1,236 @@
+"""The stand-in for IBM's native module ``ibmmq.ibmmqc``, answering from the reference model.
+
+IBM's ``ibmmq`` package is a Python layer over one C module, ``ibmmqc``, whose functions take and return packed
+MQI structures. This module has the same functions with the same arguments and return tuples (as IBM's
+mq-mqi-python ``code/ibmmq/ibmmqc.c`` builds them), and the same module attributes the Python layer reads
+(``__version__``, ``__cmdlevel__``, ``__mqbuild__``, ``__strucversions__``). :func:`adapters.ibmmq_emulator.install`
+places it in ``sys.modules`` as ``ibmmq.ibmmqc`` before ``ibmmq`` is imported; nothing of IBM's is copied or
+changed on disk.
+
+Each connection handle belongs to the :class:`~adapters.ibmmq_emulator.emulator.Emulator` that made it; MQCONN
+and MQCONNX go to the emulator most recently activated (:func:`activate`). With none active, a connect fails
+with MQRC_Q_MGR_NOT_AVAILABLE, as on a machine without a queue manager.
+
+Return conventions (ibmmqc.c): MQCONN/MQCONNX ``(Hconn, CompCode, Reason)``; MQDISC, MQCLOSE, MQCMIT, MQBACK,
+MQBEGIN, MQSET, MQCB, MQCTL ``(CompCode, Reason)``; MQOPEN ``(Hobj, MQOD, CompCode, Reason)``; MQPUT/MQPUT1
+``(MQMD, MQPMO, CompCode, Reason)``; MQGET ``(data, MQMD, MQGMO, DataLength, CompCode, Reason)`` with at most the
+buffer's length of data; MQINQ ``(IntAttrs, CharAttrs, CompCode, Reason)``; MQSTAT and MQSUBRQ ``(structure,
+CompCode, Reason)``; MQSUB ``(MQSD, Hobj, Hsub, CompCode, Reason)``; MQCRTMH ``(Hmsg, CompCode, Reason)``.
+"""
+
+from __future__ import annotations
+
+import threading
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from .emulator import (
+    MQCC_FAILED,
+    MQHC_UNUSABLE_HCONN,
+    MQRC_FUNCTION_NOT_SUPPORTED,
+    MQRC_HCONN_ERROR,
+    MQRC_Q_MGR_NOT_AVAILABLE,
+    Emulator,
+    EmulatorError,
+)
+
+try:
+    __version__ = version("ibmmq")  # the Python layer refuses a native module of another version
+except PackageNotFoundError:  # pragma: no cover - without ibmmq nothing imports this module as ibmmqc
+    __version__ = "unknown"
+__cmdlevel__ = 1001  # MQCMDL_CURRENT_LEVEL of the MQ headers ibmmq 2.1.2 is built against
+__mqbuild__ = "common"
+# The structure versions of those headers: the Python layer includes a structure's later fields only when the
+# native module was built with them.
+__strucversions__ = {
+    "bno": 1, "cd": 13, "cfh": 3, "cmho": 1, "cno": 8, "csp": 3, "cbc": 2, "cbd": 1, "cih": 2, "ctlo": 1,
+    "dlh": 1, "gmo": 4, "iih": 1, "impo": 1, "md": 2, "mde": 2, "od": 4, "pd": 1, "pmo": 3, "sco": 7, "sd": 1,
+    "smpo": 1, "dmpo": 1, "dmho": 1, "sro": 1, "sts": 2, "tmc": 2, "tm": 1, "xqh": 1,
+}
+
+error = EmulatorError  # IBM's module raises "ibmmqc.error" for malformed arguments
+globals()["ibmmqc.error"] = EmulatorError
+
+_lock = threading.RLock()
+_active: list[Emulator] = []  # the most recently activated emulator receives MQCONN
+_owners: dict[int, Emulator] = {}  # Hconn -> its emulator
+
+
+def activate(emulator: Emulator) -> None:
+    """Route new connections to ``emulator`` until :func:`deactivate`."""
+    with _lock:
+        _active.append(emulator)
+
+
+def deactivate(emulator: Emulator) -> None:
+    """Stop routing new connections to ``emulator``; its connections fail with MQRC_HCONN_ERROR from now on."""
+    with _lock:
+        if emulator in _active:
+            _active.remove(emulator)
+        for hconn in [h for h, owner in _owners.items() if owner is emulator]:
+            del _owners[hconn]
+
+
+def active() -> Emulator | None:
+    """The emulator new connections go to, if any."""
+    with _lock:
+        return _active[-1] if _active else None
+
+
+def _owner(hconn: Any) -> Emulator | None:
+    with _lock:
+        return _owners.get(hconn) if isinstance(hconn, int) else None
+
+
+def _connect(name: Any) -> tuple[int, int, int]:
+    emulator = active()
+    if emulator is None:
+        return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NOT_AVAILABLE
+    hconn, comp, reason = emulator.connect(name)
+    if comp != MQCC_FAILED:
+        with _lock:
+            _owners[hconn] = emulator
+    return hconn, comp, reason
+
+
+# -- the native functions -----------------------------------------------------------------------------------
+
+def MQCONN(name: Any) -> tuple[int, int, int]:  # noqa: N802 - IBM's names
+    """MQCONN(name) -> (Hconn, CompCode, Reason)."""
+    return _connect(name)
+
+
+def MQCONNX(name: bytes, cno: bytes | None, cd: bytes | None, csp: bytes | None, sco: bytes | None,  # noqa: N802
+            bno: bytes | None) -> tuple[int, int, int]:
+    """MQCONNX(name, MQCNO, MQCD, MQCSP, MQSCO, MQBNO) -> (Hconn, CompCode, Reason). The channel, TLS and
+    security structures are accepted and ignored: the queue manager is in this process."""
+    if not isinstance(name, bytes):
+        raise TypeError("MQCONNX: the queue manager name must be bytes")
+    return _connect(name)
+
+
+def MQDISC(hconn: int) -> tuple[int, int]:  # noqa: N802
+    emulator = _owner(hconn)
+    return emulator.MQDISC(hconn) if emulator else (MQCC_FAILED, MQRC_HCONN_ERROR)
+
+
+def MQOPEN(hconn: int, od: bytes, options: int) -> tuple[int, bytes, int, int]:  # noqa: N802
+    emulator = _owner(hconn)
+    if emulator is None:
+        return -1, od, MQCC_FAILED, MQRC_HCONN_ERROR
+    return emulator.MQOPEN(hconn, od, options)
+
+
+def MQCLOSE(hconn: int, hobj: int, options: int) -> tuple[int, int]:  # noqa: N802
+    emulator = _owner(hconn)
+    return emulator.MQCLOSE(hconn, hobj, options) if emulator else (MQCC_FAILED, MQRC_HCONN_ERROR)
+
+
+def MQPUT(hconn: int, hobj: int, md: bytes, pmo: bytes, msg: bytes) -> tuple[bytes, bytes, int, int]:  # noqa: N802
+    emulator = _owner(hconn)
+    if emulator is None:
+        return md, pmo, MQCC_FAILED, MQRC_HCONN_ERROR
+    return emulator.MQPUT(hconn, hobj, md, pmo, msg)
+
+
+def MQPUT1(hconn: int, od: bytes, md: bytes, pmo: bytes, msg: bytes) -> tuple[bytes, bytes, int, int]:  # noqa: N802
+    emulator = _owner(hconn)
+    if emulator is None:
+        return md, pmo, MQCC_FAILED, MQRC_HCONN_ERROR
+    return emulator.MQPUT1(hconn, od, md, pmo, msg)
+
+
+def MQGET(hconn: int, hobj: int, md: bytes, gmo: bytes,  # noqa: N802
+          max_length: int) -> tuple[bytes, bytes, bytes, int, int, int]:
+    emulator = _owner(hconn)
+    if emulator is None:
+        return b"", md, gmo, 0, MQCC_FAILED, MQRC_HCONN_ERROR
+    return emulator.MQGET(hconn, hobj, md, gmo, max_length)
+
+
+def MQCMIT(hconn: int) -> tuple[int, int]:  # noqa: N802
+    emulator = _owner(hconn)
+    return emulator.MQCMIT(hconn) if emulator else (MQCC_FAILED, MQRC_HCONN_ERROR)
+
+
+def MQBACK(hconn: int) -> tuple[int, int]:  # noqa: N802
+    emulator = _owner(hconn)
+    return emulator.MQBACK(hconn) if emulator else (MQCC_FAILED, MQRC_HCONN_ERROR)
+
+
+def MQINQ(hconn: int, hobj: int, selectors: list, int_attrs: list, int_count: int, char_count: int,  # noqa: N802
+          char_length: int) -> tuple[list, bytes, int, int]:
+    if not isinstance(selectors, list) or not isinstance(int_attrs, list):
+        raise EmulatorError("Arg is not a list")
+    emulator = _owner(hconn)
+    if emulator is None:
+        return int_attrs, b"\0" * char_length, MQCC_FAILED, MQRC_HCONN_ERROR
+    return emulator.MQINQ(hconn, hobj, selectors, int_attrs, int_count, char_count, char_length)
+
+
+def _unsupported(hconn: Any) -> tuple[int, int]:
+    return (MQCC_FAILED, MQRC_FUNCTION_NOT_SUPPORTED) if _owner(hconn) else (MQCC_FAILED, MQRC_HCONN_ERROR)
+
+
+def MQSET(hconn: int, hobj: int, selectors: list, int_attrs: list, char_attrs: bytes) -> tuple[int, int]:  # noqa: N802
+    """Not modelled: MQCC_FAILED, MQRC_FUNCTION_NOT_SUPPORTED."""
+    return _unsupported(hconn)
+
+
+def MQBEGIN(hconn: int) -> tuple[int, int]:  # noqa: N802
+    """Global units of work are not modelled: MQCC_FAILED, MQRC_FUNCTION_NOT_SUPPORTED."""
+    return _unsupported(hconn)
+
+
+def MQSTAT(hconn: int, status_type: int, sts: bytes) -> tuple[bytes, int, int]:  # noqa: N802
+    """Not modelled: MQCC_FAILED, MQRC_FUNCTION_NOT_SUPPORTED."""
+    return (sts, *_unsupported(hconn))
+
+
+def MQSUB(hconn: int, sd: bytes, hobj: int) -> tuple[bytes, int, int, int, int]:  # noqa: N802
+    """Publish/subscribe is not modelled."""
+    return (sd, -1, -1, *_unsupported(hconn))
+
+
+def MQSUBRQ(hconn: int, hsub: int, action: int, sro: bytes) -> tuple[bytes, int, int]:  # noqa: N802
+    return (sro, *_unsupported(hconn))
+
+
+def MQCB(hconn: int, operation: int, cbd: bytes, hobj: int, md: bytes, gmo: bytes) -> tuple[int, int]:  # noqa: N802
+    """Asynchronous consumption is not modelled."""
+    return _unsupported(hconn)
+
+
+def MQCTL(hconn: int, operation: int, ctlo: bytes) -> tuple[int, int]:  # noqa: N802
+    return _unsupported(hconn)
+
+
+def MQCBINIT(function: Any) -> None:  # noqa: N802
+    """Registers the Python layer's callback dispatcher; callbacks never fire here (MQCB is not modelled)."""
+    return None
+
+
+def MQCRTMH(hconn: int, cmho: bytes) -> tuple[int, int, int]:  # noqa: N802
+    """Message handles are not modelled."""
+    return (0, *_unsupported(hconn))
+
+
+def MQDLTMH(hconn: int, hmsg: int, dmho: bytes) -> tuple[int, int]:  # noqa: N802
+    return _unsupported(hconn)
+
+
+def MQSETMP(hconn: int, hmsg: int, *args: Any) -> tuple[int, int]:  # noqa: N802
+    return _unsupported(hconn)
+
+
+def MQINQMP(hconn: int, hmsg: int, *args: Any) -> tuple[Any, int, str, int, int]:  # noqa: N802
+    return (None, 0, "", *_unsupported(hconn))
+
+
+def MQDLTMP(hconn: int, hmsg: int, *args: Any) -> tuple[int, int]:  # noqa: N802
+    return _unsupported(hconn)
+
+
+def MQLOGCF(level: int, filename: str | None = None) -> tuple[int]:  # noqa: N802
+    """Native trace configuration: there is no native layer to trace."""
+    return (0,)

@@ -1,0 +1,198 @@
+"""The emulated queue manager's command server: PCF commands put to SYSTEM.ADMIN.COMMAND.QUEUE are run on the
+model and answered on the request's ReplyToQ, as ``ibmmq.PCFExecute`` expects.
+
+The command queue is a local queue of the model; after every MQPUT, MQPUT1, MQCMIT and MQDISC the emulator lets
+the server take what has become visible on it. A request is parsed with IBM's own PCF reader
+(``PCFExecute._unpack_option``, the layouts of ``ibmmq``'s CFH/CFIN/CFST/CFIL classes); the response is one
+MQCFH of type MQCFT_RESPONSE (Control MQCFC_LAST) with the command's completion and reason, put with MQMT_REPLY,
+Format MQFMT_ADMIN and the request's MsgId as CorrelId (IBM MQ's "Responses" to PCF commands).
+
+Commands answered (IBM MQ's "PCF commands and responses" reference): Create Queue (MQCMD_CREATE_Q, local queues,
+with MQIACF_REPLACE), Change Queue (MQCMD_CHANGE_Q), Delete Queue (MQCMD_DELETE_Q, with MQIACF_PURGE), Change
+Queue Manager (MQCMD_CHANGE_Q_MGR: MsgMarkBrowseInterval) and Ping Queue Manager. The queue attributes are
+those of the model (:class:`reference.queue.QueueDefinition`), by their PCF parameter (the MQIA_* selector).
+Any other command fails with MQRCCF_COMMAND_FAILED; an unknown parameter with MQRCCF_CFIN_PARM_ID_ERROR or
+MQRCCF_CFST_PARM_ID_ERROR.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from reference.queue import QueueDefinition
+from reference.structures import MQGMO, MQMD, MQOD, MQPMO
+
+if TYPE_CHECKING:
+    from .emulator import Emulator
+
+COMMAND_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
+
+# PCF parameter (IBM's MQIA_* name) -> the model's queue attribute, and how PCF spells its values.
+QUEUE_PARAMETERS: dict[str, str] = {
+    "MQIA_MAX_MSG_LENGTH": "MaxMsgLength",
+    "MQIA_MAX_Q_DEPTH": "MaxQDepth",
+    "MQIA_INHIBIT_PUT": "InhibitPut",  # MQQA_PUT_INHIBITED (1) / MQQA_PUT_ALLOWED (0)
+    "MQIA_INHIBIT_GET": "InhibitGet",  # MQQA_GET_INHIBITED (1) / MQQA_GET_ALLOWED (0)
+    "MQIA_MSG_DELIVERY_SEQUENCE": "MsgDeliverySequence",
+    "MQIA_DEF_PERSISTENCE": "DefPersistence",
+    "MQIA_DEF_PRIORITY": "DefPriority",
+    "MQIA_DEF_INPUT_OPEN_OPTION": "DefInputOpenOption",
+    "MQIA_SHAREABILITY": "Shareability",
+}
+QMGR_PARAMETERS: dict[str, str] = {"MQIA_MSG_MARK_BROWSE_INTERVAL": "MsgMarkBrowseInterval"}
+BOOLEAN = {"InhibitPut", "InhibitGet"}
+
+
+class PcfFailure(Exception):
+    """A command that fails: its reason code (an MQRC_* or MQRCCF_* name)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class CommandServer:
+    """Takes the visible requests off one queue manager's command queue and answers each."""
+
+    def __init__(self, emulator: Emulator, qmgr: str):
+        self.emulator = emulator
+        self.world = emulator.world
+        self.qmgr = qmgr
+        self.ibmmq = emulator_ibm()
+        self.cmqc, self.cmqcfc = self.ibmmq.CMQC, self.ibmmq.CMQCFC
+
+    def _value(self, name: str) -> int:
+        for module in (self.cmqc, self.cmqcfc):
+            value = getattr(module, name, None)
+            if isinstance(value, int):
+                return value
+        raise KeyError(name)
+
+    def serve(self, hconn: int, hobj: int) -> None:
+        """Answer every visible request on the command queue (opened for input as ``hobj`` of ``hconn``)."""
+        no_msg = self._value("MQRC_NO_MSG_AVAILABLE")
+        gmo_options = self._value("MQGMO_NO_SYNCPOINT") | self._value("MQGMO_NO_WAIT")
+        for _ in range(10_000):
+            gmo = MQGMO(Version=2, Options=gmo_options, MatchOptions=0)
+            result = self.world.get(self.qmgr, hconn, hobj, MQMD(Version=2), gmo, None)
+            if result.reason == no_msg or result.failed or result.md is None:
+                return
+            self._answer(hconn, result.md, result.data or b"")
+
+    def _answer(self, hconn: int, request: MQMD, data: bytes) -> None:
+        parameters, command = None, 0
+        header_length = self.cmqcfc.MQCFH_STRUC_LENGTH
+        commands = (self.cmqcfc.MQCFT_COMMAND, self.cmqcfc.MQCFT_COMMAND_XR)
+        if len(data) >= header_length:
+            header = self.ibmmq.CFH().unpack(data[:header_length])
+            if header.Type in commands and header.StrucLength == header_length:
+                try:
+                    parameters, cfh = self.ibmmq.PCFExecute._unpack_option(data, True)
+                    command = cfh.Command
+                except Exception:  # noqa: BLE001 - a malformed command is answered, never raised into the put
+                    parameters = None
+        if parameters is None:
+            comp, reason = self._value("MQCC_FAILED"), self._value("MQRCCF_STRUCTURE_TYPE_ERROR")
+        else:
+            try:
+                self._run(command, parameters)
+                comp, reason = self._value("MQCC_OK"), self._value("MQRC_NONE")
+            except PcfFailure as exc:
+                comp, reason = self._value("MQCC_FAILED"), self._value(exc.reason)
+        if not request.ReplyToQ.strip():
+            return
+        response = self.ibmmq.CFH(Type=self.cmqcfc.MQCFT_RESPONSE, Command=command, MsgSeqNumber=1,
+                                  Control=self.cmqcfc.MQCFC_LAST, CompCode=comp, Reason=reason, ParameterCount=0)
+        md = MQMD(Version=2, MsgType=self._value("MQMT_REPLY"), Format="MQADMIN ", CorrelId=request.MsgId,
+                  Persistence=request.Persistence, Priority=request.Priority)
+        pmo = MQPMO(Version=2, Options=self._value("MQPMO_NO_SYNCPOINT"))
+        self.world.put1(self.qmgr, hconn, MQOD(request.ReplyToQ.strip(), ""), md, pmo, response.pack())
+
+    # -- the commands ---------------------------------------------------------------------------------------
+    def _run(self, command: int, parameters: dict[int, Any]) -> None:
+        known = {self._value(name): name for name in (
+            "MQCMD_CREATE_Q", "MQCMD_CHANGE_Q", "MQCMD_DELETE_Q", "MQCMD_CHANGE_Q_MGR", "MQCMD_PING_Q_MGR")}
+        name = known.get(command)
+        if name is None:
+            raise PcfFailure("MQRCCF_COMMAND_FAILED")
+        if name == "MQCMD_PING_Q_MGR":
+            return
+        if name == "MQCMD_CHANGE_Q_MGR":
+            self._change_qmgr(parameters)
+            return
+        queue = self._queue_name(parameters)
+        qm = self.world.qmgr(self.qmgr)
+        if name == "MQCMD_DELETE_Q":
+            self._delete(qm, queue, parameters)
+            return
+        attributes = self._queue_attributes(parameters, {"MQCA_Q_NAME", "MQIA_Q_TYPE", "MQIACF_REPLACE"})
+        qtype = parameters.get(self._value("MQIA_Q_TYPE"), self._value("MQQT_LOCAL"))
+        if qtype != self._value("MQQT_LOCAL"):
+            raise PcfFailure("MQRCCF_Q_TYPE_ERROR")
+        existing = qm.queues.get(queue)
+        if name == "MQCMD_CREATE_Q":
+            replace = parameters.get(self._value("MQIACF_REPLACE"), self._value("MQRP_NO"))
+            if existing is not None and replace != self._value("MQRP_YES"):
+                raise PcfFailure("MQRCCF_OBJECT_ALREADY_EXISTS")
+            base = QueueDefinition(queue)  # SYSTEM.DEFAULT.LOCAL.QUEUE's attributes, as the model defines them
+        else:
+            if existing is None:
+                raise PcfFailure("MQRC_UNKNOWN_OBJECT_NAME")
+            base = existing.definition
+        self.world.define_queue(self.qmgr, dataclasses.replace(base, name=queue, **attributes), {})
+
+    def _queue_name(self, parameters: dict[int, Any]) -> str:
+        raw = parameters.get(self._value("MQCA_Q_NAME"))
+        if not isinstance(raw, bytes | str):
+            raise PcfFailure("MQRCCF_PARM_MISSING")
+        name = (raw.decode("ascii", errors="replace") if isinstance(raw, bytes) else raw).rstrip("\0 ")
+        if not name or len(name) > 48:
+            raise PcfFailure("MQRCCF_OBJECT_NAME_ERROR")
+        return name
+
+    def _queue_attributes(self, parameters: dict[int, Any], allowed: set[str]) -> dict[str, Any]:
+        by_number = {self._value(name): attribute for name, attribute in QUEUE_PARAMETERS.items()}
+        ignored = {self._value(name) for name in allowed}
+        attributes: dict[str, Any] = {}
+        for parameter, value in parameters.items():
+            if parameter in ignored:
+                continue
+            attribute = by_number.get(parameter)
+            if attribute is None:
+                raise PcfFailure("MQRCCF_CFST_PARM_ID_ERROR" if isinstance(value, bytes) else
+                                 "MQRCCF_CFIN_PARM_ID_ERROR")
+            if not isinstance(value, int) or value < 0:
+                raise PcfFailure("MQRCCF_PARM_VALUE_ERROR")
+            attributes[attribute] = bool(value) if attribute in BOOLEAN else value
+        return attributes
+
+    def _delete(self, qm: Any, queue: str, parameters: dict[int, Any]) -> None:
+        existing = qm.queues.get(queue)
+        if existing is None:
+            raise PcfFailure("MQRC_UNKNOWN_OBJECT_NAME")
+        if queue == COMMAND_QUEUE or any(handle.queue == queue for handle in qm.handles.values()):
+            raise PcfFailure("MQRCCF_OBJECT_OPEN")
+        purge = parameters.get(self._value("MQIACF_PURGE"), self._value("MQPO_NO"))
+        if existing.depth and purge != self._value("MQPO_YES"):
+            raise PcfFailure("MQRC_Q_NOT_EMPTY")
+        self.emulator.forget_queue(self.qmgr, queue)
+
+    def _change_qmgr(self, parameters: dict[int, Any]) -> None:
+        by_number = {self._value(name): attribute for name, attribute in QMGR_PARAMETERS.items()}
+        attributes = {}
+        for parameter, value in parameters.items():
+            attribute = by_number.get(parameter)
+            if attribute is None:
+                raise PcfFailure("MQRCCF_CFIN_PARM_ID_ERROR")
+            if not isinstance(value, int) or value < -1:
+                raise PcfFailure("MQRCCF_PARM_VALUE_ERROR")
+            attributes[attribute] = value
+        if attributes:
+            self.world.qmgr(self.qmgr).alter_qmgr(**attributes)
+
+
+def emulator_ibm() -> Any:
+    from .emulator import ibm
+
+    return ibm()

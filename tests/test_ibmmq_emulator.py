@@ -1,0 +1,236 @@
+"""The model as an in-process IBM MQ for ``ibmmq`` applications (adapters/ibmmq_emulator/).
+
+IBM's own Python layer (the ``ibmmq`` package: structures, packing, QueueManager, Queue) runs unchanged over the
+emulated native module; these tests are written against IBM's API only, as an application's tests would be.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.ibmmq_emulator import emulated_mq, load_ibmmq, native
+from adapters.ibmmq_emulator.emulator import EmulatorError
+
+ibmmq = load_ibmmq()
+CMQC = ibmmq.CMQC
+
+
+def _put_group(queue, parts: list[bytes]) -> bytes:
+    group_id = b""
+    for index, part in enumerate(parts):
+        md = ibmmq.MD()
+        md.MsgFlags = CMQC.MQMF_LAST_MSG_IN_GROUP if index == len(parts) - 1 else CMQC.MQMF_MSG_IN_GROUP
+        queue.put(part, md, ibmmq.PMO(Options=CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_SYNCPOINT))
+        group_id = md.GroupId
+    return group_id
+
+
+def _get_logical(queue) -> tuple[bytes, ibmmq.MD, ibmmq.GMO]:
+    md, gmo = ibmmq.MD(), ibmmq.GMO(
+        Options=CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_ALL_MSGS_AVAILABLE | CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_NO_WAIT,
+        MatchOptions=CMQC.MQMO_NONE)
+    return queue.get(None, md, gmo), md, gmo
+
+
+def test_an_application_puts_and_gets_a_group_in_logical_order(ibmmq_emulator):
+    ibmmq_emulator.define_queue("APP.ORDERS")
+    qmgr = ibmmq.connect("QM1")
+    queue = ibmmq.Queue(qmgr, "APP.ORDERS", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+    group_id = _put_group(queue, [b"header", b"line 1", b"trailer"])
+    qmgr.commit()
+
+    received = []
+    for _ in range(3):
+        data, md, gmo = _get_logical(queue)
+        received.append((data, md.MsgSeqNumber, gmo.GroupStatus, md.GroupId))
+    qmgr.commit()
+    assert received == [(b"header", 1, CMQC.MQGS_MSG_IN_GROUP, group_id),
+                        (b"line 1", 2, CMQC.MQGS_MSG_IN_GROUP, group_id),
+                        (b"trailer", 3, CMQC.MQGS_LAST_MSG_IN_GROUP, group_id)]
+
+    with pytest.raises(ibmmq.MQMIError) as empty:
+        _get_logical(queue)
+    assert (empty.value.comp, empty.value.reason) == (CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
+
+    md = ibmmq.MD(MsgFlags=CMQC.MQMF_MSG_IN_GROUP)  # a group left open...
+    queue.put(b"orphan", md, ibmmq.PMO(Options=CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_NO_SYNCPOINT))
+    with pytest.raises(ibmmq.MQMIError) as warned:  # ...is reported when the queue is closed
+        queue.close()
+    assert (warned.value.comp, warned.value.reason) == (CMQC.MQCC_WARNING, CMQC.MQRC_INCOMPLETE_GROUP)
+    assert warned.value.reason == 2241
+    qmgr.disconnect()
+
+
+def test_an_incomplete_group_is_not_available_with_all_msgs_available(ibmmq_emulator):
+    ibmmq_emulator.define_queue("APP.Q")
+    qmgr = ibmmq.connect("QM1")
+    queue = ibmmq.Queue(qmgr, "APP.Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+    md = ibmmq.MD(MsgFlags=CMQC.MQMF_MSG_IN_GROUP)
+    queue.put(b"first of two", md, ibmmq.PMO(Options=CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_NO_SYNCPOINT))
+    assert ibmmq_emulator.depth("APP.Q") == 1
+    with pytest.raises(ibmmq.MQMIError) as empty:
+        _get_logical(queue)
+    assert empty.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+
+
+def test_a_unit_of_work_backed_out_leaves_the_queue_as_it_was(ibmmq_emulator):
+    ibmmq_emulator.define_queue("APP.Q")
+    qmgr = ibmmq.QueueManager(None)
+    qmgr.connect_with_options("QM1")
+    queue = ibmmq.Queue(qmgr, "APP.Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+    queue.put(b"kept", ibmmq.MD(), ibmmq.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+    queue.get(None, ibmmq.MD(), ibmmq.GMO(Options=CMQC.MQGMO_SYNCPOINT))
+    assert [data for _md, data in ibmmq_emulator.messages("APP.Q")] == [b"kept"]
+    qmgr.backout()
+    md = ibmmq.MD()
+    assert queue.get(None, md, ibmmq.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)) == b"kept"
+    assert md.BackoutCount == 1
+
+
+def test_a_long_message_is_fetched_whole_by_ibmmqs_retry_after_truncation(ibmmq_emulator):
+    ibmmq_emulator.define_queue("APP.Q")
+    qmgr = ibmmq.connect("QM1")
+    queue = ibmmq.Queue(qmgr, "APP.Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+    body = bytes(range(256)) * 40  # longer than ibmmq's first 4096-byte buffer
+    queue.put(body)
+    assert queue.get() == body  # ibmmq sees MQRC_TRUNCATED_MSG_FAILED and gets again with the real length
+
+
+def test_attributes_given_to_define_queue_are_what_the_application_meets(ibmmq_emulator):
+    ibmmq_emulator.define_queue("APP.SMALL", MaxQDepth=1, InhibitGet="MQQA_GET_INHIBITED")
+    qmgr = ibmmq.connect("QM1")
+    queue = ibmmq.Queue(qmgr, "APP.SMALL", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INQUIRE)
+    assert queue.inquire([CMQC.MQIA_MAX_Q_DEPTH, CMQC.MQCA_Q_NAME]) == {
+        CMQC.MQIA_MAX_Q_DEPTH: 1, CMQC.MQCA_Q_NAME: b"APP.SMALL".ljust(48)}
+    queue.put(b"one")
+    with pytest.raises(ibmmq.MQMIError) as full:
+        queue.put(b"two")
+    assert full.value.reason == CMQC.MQRC_Q_FULL
+    with pytest.raises(ibmmq.MQMIError) as inhibited:
+        queue.get()
+    assert inhibited.value.reason == CMQC.MQRC_GET_INHIBITED
+
+
+def test_the_queue_manager_answers_inquire_on_itself(ibmmq_emulator):
+    qmgr = ibmmq.connect("QM1")
+    assert qmgr.is_connected
+    assert ibmmq.to_string(qmgr.inquire(CMQC.MQCA_Q_MGR_NAME)) == "QM1"
+
+
+def test_the_clock_is_the_models_and_moves_only_when_told(ibmmq_emulator):
+    before = ibmmq_emulator.clock.now_ms
+    ibmmq_emulator.advance_clock(1500)
+    assert ibmmq_emulator.clock.now_ms == before + 1500
+
+
+def test_an_unknown_queue_manager_name_fails_as_mq_does(ibmmq_emulator):
+    with pytest.raises(ibmmq.MQMIError) as failed:
+        ibmmq.connect("NOSUCHQM")
+    assert failed.value.reason == CMQC.MQRC_Q_MGR_NAME_ERROR
+
+
+def test_without_an_active_emulator_there_is_no_queue_manager():
+    with pytest.raises(ibmmq.MQMIError) as failed:
+        ibmmq.connect("QM1")
+    assert failed.value.reason == CMQC.MQRC_Q_MGR_NOT_AVAILABLE
+
+
+def test_connections_left_open_end_with_the_emulator():
+    with emulated_mq() as mq:
+        mq.define_queue("Q")
+        qmgr = ibmmq.connect("QM1")
+    with pytest.raises(ibmmq.MQMIError) as failed:
+        qmgr.commit()
+    assert failed.value.reason == CMQC.MQRC_HCONN_ERROR
+
+
+def test_unmodelled_verbs_say_function_not_supported(ibmmq_emulator):
+    qmgr = ibmmq.connect("QM1")
+    with pytest.raises(ibmmq.MQMIError) as failed:
+        qmgr.begin()
+    assert failed.value.reason == CMQC.MQRC_FUNCTION_NOT_SUPPORTED
+
+
+def test_a_structure_of_the_wrong_size_is_refused_as_the_native_module_refuses_it(ibmmq_emulator):
+    qmgr = ibmmq.connect("QM1")
+    with pytest.raises(EmulatorError, match="MQOD wrong size"):
+        native.MQOPEN(qmgr.get_handle(), b"OD  " + bytes(8), CMQC.MQOO_OUTPUT)
+
+
+def test_ibmmq_is_bound_to_the_emulated_native_module():
+    assert ibmmq.ibmmqc is native
+    assert ibmmq.__c_version__ == ibmmq.__py_version__
+
+
+# -- the command server: PCF through IBM's PCFExecute ------------------------------------------------------------
+
+def _queue(name: str, parameters: dict | None = None) -> dict:
+    return {CMQC.MQCA_Q_NAME: name.encode(), CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL, **(parameters or {})}
+
+
+def test_pcf_creates_changes_and_deletes_a_local_queue(ibmmq_emulator):
+    qmgr = ibmmq.connect("QM1")
+    pcf = ibmmq.PCFExecute(qmgr)
+    assert pcf.MQCMD_CREATE_Q(_queue("APP.NEW", {CMQC.MQIA_MAX_Q_DEPTH: 3})) == []
+    assert ibmmq_emulator.queues["APP.NEW"].definition.MaxQDepth == 3
+    pcf.MQCMD_CHANGE_Q(_queue("APP.NEW", {CMQC.MQIA_INHIBIT_PUT: CMQC.MQQA_PUT_INHIBITED}))
+    definition = ibmmq_emulator.queues["APP.NEW"].definition
+    assert (definition.MaxQDepth, definition.InhibitPut) == (3, True)
+    pcf.MQCMD_DELETE_Q({CMQC.MQCA_Q_NAME: b"APP.NEW"})
+    assert "APP.NEW" not in ibmmq_emulator.queues
+    reply_queue = ibmmq.to_string(pcf.reply_queue_name)
+    assert reply_queue.startswith("PYMQPCF.") and reply_queue in ibmmq_emulator.queues
+    pcf.disconnect()
+    assert reply_queue not in ibmmq_emulator.queues  # a temporary dynamic queue goes when it is closed
+
+
+@pytest.mark.parametrize("command, parameters, reason", [
+    ("MQCMD_CREATE_Q", _queue("APP.Q"), "MQRCCF_OBJECT_ALREADY_EXISTS"),
+    ("MQCMD_CHANGE_Q", _queue("NO.SUCH.Q"), "MQRC_UNKNOWN_OBJECT_NAME"),
+    ("MQCMD_DELETE_Q", {CMQC.MQCA_Q_NAME: b"NO.SUCH.Q"}, "MQRC_UNKNOWN_OBJECT_NAME"),
+    ("MQCMD_CREATE_Q", _queue("APP.R", {CMQC.MQIA_Q_TYPE: CMQC.MQQT_ALIAS}), "MQRCCF_Q_TYPE_ERROR"),
+    ("MQCMD_CREATE_Q", _queue("APP.R", {CMQC.MQIA_CURRENT_Q_DEPTH: 1}), "MQRCCF_CFIN_PARM_ID_ERROR"),
+    ("MQCMD_CREATE_Q", {CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL}, "MQRCCF_PARM_MISSING"),
+    ("MQCMD_INQUIRE_Q_NAMES", {CMQC.MQCA_Q_NAME: b"*"}, "MQRCCF_COMMAND_FAILED"),
+])
+def test_pcf_refusals_come_back_as_the_command_servers_reason(ibmmq_emulator, command, parameters, reason):
+    ibmmq_emulator.define_queue("APP.Q")
+    pcf = ibmmq.PCFExecute(ibmmq.connect("QM1"))
+    with pytest.raises(ibmmq.MQMIError) as failed:
+        getattr(pcf, command)(parameters)
+    assert failed.value.comp == CMQC.MQCC_FAILED
+    assert failed.value.reason == getattr(ibmmq.CMQCFC, reason, getattr(CMQC, reason, None))
+
+
+def test_pcf_will_not_delete_an_open_queue_or_one_with_messages_unless_purged(ibmmq_emulator):
+    ibmmq_emulator.define_queue("APP.Q")
+    qmgr = ibmmq.connect("QM1")
+    pcf = ibmmq.PCFExecute(qmgr)
+    queue = ibmmq.Queue(qmgr, "APP.Q", CMQC.MQOO_OUTPUT)
+    queue.put(b"kept")
+    with pytest.raises(ibmmq.MQMIError) as open_:
+        pcf.MQCMD_DELETE_Q({CMQC.MQCA_Q_NAME: b"APP.Q"})
+    assert open_.value.reason == ibmmq.CMQCFC.MQRCCF_OBJECT_OPEN
+    queue.close()
+    with pytest.raises(ibmmq.MQMIError) as not_empty:
+        pcf.MQCMD_DELETE_Q({CMQC.MQCA_Q_NAME: b"APP.Q"})
+    assert not_empty.value.reason == CMQC.MQRC_Q_NOT_EMPTY
+    pcf.MQCMD_DELETE_Q({CMQC.MQCA_Q_NAME: b"APP.Q", ibmmq.CMQCFC.MQIACF_PURGE: ibmmq.CMQCFC.MQPO_YES})
+    assert "APP.Q" not in ibmmq_emulator.queues
+
+
+def test_a_message_that_is_not_pcf_is_answered_not_raised(ibmmq_emulator):
+    qmgr = ibmmq.connect("QM1")
+    ibmmq_emulator.define_queue("REPLIES")
+    md = ibmmq.MD(ReplyToQ=b"REPLIES", Format=CMQC.MQFMT_ADMIN, MsgType=CMQC.MQMT_REQUEST)
+    qmgr.put1("SYSTEM.ADMIN.COMMAND.QUEUE", b"not a command", md)
+    reply = ibmmq.Queue(qmgr, "REPLIES", CMQC.MQOO_INPUT_SHARED).get()
+    with pytest.raises(ibmmq.MQMIError) as failed:
+        ibmmq.PCFExecute.unpack(reply)
+    assert failed.value.reason == ibmmq.CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR
+
+
+def test_pcf_sets_the_browse_interval_of_the_queue_manager(ibmmq_emulator):
+    qmgr = ibmmq.connect("QM1")
+    ibmmq.PCFExecute(qmgr).MQCMD_CHANGE_Q_MGR({CMQC.MQIA_MSG_MARK_BROWSE_INTERVAL: 250})
+    assert qmgr.inquire(CMQC.MQIA_MSG_MARK_BROWSE_INTERVAL) == 250

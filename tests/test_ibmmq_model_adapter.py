@@ -1,0 +1,182 @@
+"""``ibmmq+model``: the ibmmq adapter, unchanged, over IBM's ``ibmmq`` Python layer over the emulated native
+module. This is the adapter's main check: every structure it builds is packed by IBM's own classes and every
+answer comes back through IBM's unpacking and error handling. (tests/test_ibmmq_adapter.py keeps the fake pymqi
+for what only it can show: credentials, client-connection structures, pymqi 1.12's quirks.)
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+import yaml
+
+from adapters.base import load
+from adapters.ibmmq import ConnectionConfig, IbmMqAdapter
+from adapters.ibmmq_emulator import emulated_mq, load_ibmmq
+from adapters.ibmmq_emulator.adapter import IbmMqModelAdapter
+from conformance.clauses import load_registry
+from conformance.cli import describe_failure
+from conformance.runner import NOT_CLAIMED, PASSED, run_scenario
+from reference.calls import Call
+from tests_support import suite_scenarios
+
+EXPECTATIONS = Path(__file__).resolve().parents[1] / "fixtures" / "expectations" / "ibmmq+model.yaml"
+EXPECTED = {item["scenario"]: item["reason"]
+            for item in yaml.safe_load(EXPECTATIONS.read_text())["expected_failures"] if "scenario" in item}
+SCENARIOS = suite_scenarios()
+ibmmq = load_ibmmq()
+
+
+@pytest.fixture(scope="module")
+def model_adapter():
+    adapter = load("ibmmq+model")
+    yield adapter
+    adapter.close()
+
+
+def test_ibmmq_model_is_the_ibmmq_adapter_over_ibmmq(model_adapter):
+    assert isinstance(model_adapter, IbmMqAdapter)
+    assert model_adapter._OPS is IbmMqAdapter._OPS  # the adapter's own translation, not a copy
+    assert model_adapter.mq is ibmmq and model_adapter.module_name == "ibmmq"
+
+
+def test_ibmmq_model_claims_at_least_200_scenarios(model_adapter):
+    claimed = [s for s in SCENARIOS if s.capabilities <= model_adapter.capabilities]
+    assert len(claimed) >= 200
+
+
+@pytest.mark.parametrize("scenario", [pytest.param(s, id=s.id) for s in SCENARIOS])
+def test_every_claimed_scenario_holds_through_ibmmq(scenario, model_adapter):
+    result = run_scenario(scenario, model_adapter)
+    if result.status == NOT_CLAIMED:
+        pytest.skip(f"not claimed: {result.reason}")
+    if scenario.id in EXPECTED:
+        assert result.status != PASSED, f"listed in {EXPECTATIONS.name} ({EXPECTED[scenario.id]}) but passes"
+        return
+    assert result.status == PASSED, "\n".join(describe_failure(result, load_registry()))
+
+
+def test_every_listed_expectation_names_a_scenario_and_a_reason():
+    ids = {s.id for s in SCENARIOS}
+    assert all(scenario in ids and reason for scenario, reason in EXPECTED.items())
+
+
+# -- PCF: queues with attributes --------------------------------------------------------------------------------
+
+def run(adapter, op: str, **args):
+    return adapter.execute(Call(op, args))
+
+
+def test_define_queue_creates_the_queue_with_its_attributes_through_pcf(model_adapter):
+    model_adapter.reset()
+    out = run(model_adapter, "define_queue", name="Q1", MaxQDepth=7, InhibitPut="MQQA_PUT_INHIBITED",
+              MsgDeliverySequence="MQMDS_FIFO")
+    assert out.error is None and out.CompCode == "MQCC_OK"
+    definition = model_adapter.emulator.queues["MQCONF.Q1"].definition
+    assert (definition.MaxQDepth, definition.InhibitPut, definition.MsgDeliverySequence) == (7, True, 1)
+    model_adapter.reset()
+    assert "MQCONF.Q1" not in model_adapter.emulator.queues  # MQCMD_DELETE_Q on reset
+
+
+def test_get_inhibited_is_set_after_the_new_queue_is_emptied(model_adapter):
+    model_adapter.reset()
+    assert run(model_adapter, "define_queue", name="Q1", InhibitGet="MQQA_GET_INHIBITED").error is None
+    assert model_adapter.emulator.queues["MQCONF.Q1"].definition.InhibitGet is True
+    model_adapter.reset()
+
+
+def test_alter_queue_changes_a_queue_through_pcf(model_adapter):
+    model_adapter.reset()
+    run(model_adapter, "define_queue", name="Q1")
+    assert run(model_adapter, "alter_queue", name="Q1", MaxQDepth=3).CompCode == "MQCC_OK"
+    assert model_adapter.emulator.queues["MQCONF.Q1"].definition.MaxQDepth == 3
+    model_adapter.reset()
+
+
+def test_define_qmgr_changes_the_browse_interval_and_reset_restores_it(model_adapter):
+    model_adapter.reset()
+    assert run(model_adapter, "define_qmgr", MsgMarkBrowseInterval=20000).CompCode == "MQCC_OK"
+    assert model_adapter.emulator.qmgr.mark_browse_interval == 20000
+    model_adapter.reset()
+    assert model_adapter.emulator.qmgr.mark_browse_interval == 5000
+
+
+def _pool_adapter(pcf: str) -> IbmMqAdapter:
+    config = ConnectionConfig(queue_manager="QM1", queues=("DEV.QUEUE.1",), pcf=pcf)
+    return IbmMqAdapter(config=config, module=("ibmmq", ibmmq))
+
+
+def test_without_a_command_server_define_queue_falls_back_to_the_pool(caplog):
+    with emulated_mq(queues=("DEV.QUEUE.1",)) as mq:
+        mq.forget_queue("QM1", "SYSTEM.ADMIN.COMMAND.QUEUE")
+        adapter = _pool_adapter("auto")
+        with caplog.at_level(logging.WARNING, logger="adapters.ibmmq"):
+            out = run(adapter, "define_queue", name="Q1")
+        assert out.CompCode == "MQCC_OK"
+        assert adapter._mapping == {"Q1": "DEV.QUEUE.1"}
+        assert "PCF not available" in caplog.text
+        refused = run(adapter, "define_queue", name="Q2", MaxQDepth=3)
+        assert "not settable on a pre-defined queue" in (refused.error or "") or "in use" in (refused.error or "")
+        adapter.close()
+
+
+def test_with_pcf_required_a_missing_command_server_is_an_error():
+    with emulated_mq(queues=("DEV.QUEUE.1",)) as mq:
+        mq.forget_queue("QM1", "SYSTEM.ADMIN.COMMAND.QUEUE")
+        adapter = _pool_adapter("yes")
+        out = run(adapter, "define_queue", name="Q1")
+        assert out.error is not None and "PCF is required" in out.error
+        adapter.close()
+
+
+def test_pcf_off_keeps_the_pool():
+    with emulated_mq(queues=("DEV.QUEUE.1",)) as mq:
+        adapter = _pool_adapter("no")
+        assert run(adapter, "define_queue", name="Q1").CompCode == "MQCC_OK"
+        assert adapter._mapping == {"Q1": "DEV.QUEUE.1"} and "MQCONF.Q1" not in mq.queues
+        adapter.close()
+
+
+# -- real time --------------------------------------------------------------------------------------------------
+
+def test_advance_clock_waits_real_time_only_when_asked():
+    with emulated_mq():
+        plain = IbmMqAdapter(config=ConnectionConfig(queue_manager="QM1"), module=("ibmmq", ibmmq))
+        assert "MQCONF_REAL_TIME=1" in run(plain, "advance_clock", milliseconds=10).error
+        assert "browse-mark" not in plain.capabilities
+        waiting = IbmMqAdapter(config=ConnectionConfig(queue_manager="QM1", real_time=True, max_wait_ms=1000),
+                               module=("ibmmq", ibmmq))
+        slept = []
+        waiting._sleep = slept.append
+        assert "browse-mark" in waiting.capabilities
+        assert run(waiting, "advance_clock", milliseconds=250).CompCode == "MQCC_OK"
+        assert slept == [0.25]
+        assert "longer than the 1000 ms" in run(waiting, "advance_clock", milliseconds=5000).error
+        plain.close()
+        waiting.close()
+
+
+def test_real_time_settings_are_read_from_the_environment():
+    config = ConnectionConfig.from_env({"MQCONF_REAL_TIME": "1", "MQCONF_PCF": "no", "MQCONF_PCF_PREFIX": "T."})
+    assert (config.real_time, config.pcf, config.pcf_prefix) == (True, "no", "T.")
+
+
+@pytest.mark.parametrize("env, word", [({"MQCONF_PCF": "maybe"}, "MQCONF_PCF"),
+                                       ({"MQCONF_REAL_TIME": "yes"}, "MQCONF_REAL_TIME"),
+                                       ({"MQCONF_PCF_PREFIX": "bad prefix"}, "MQCONF_PCF_PREFIX")])
+def test_bad_pcf_and_real_time_settings_are_named(env, word):
+    from adapters.base import AdapterError
+
+    with pytest.raises(AdapterError, match=word):
+        ConnectionConfig.from_env(env)
+
+
+def test_the_model_adapter_is_listed():
+    from adapters.base import available
+
+    assert "ibmmq+model" in available()
+    adapter = load("ibmmq+model")
+    assert isinstance(adapter, IbmMqModelAdapter)
+    adapter.close()
