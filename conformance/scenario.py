@@ -382,3 +382,53 @@ def scenario_files(paths: Iterable[Path]) -> list[Path]:
         else:
             raise SourceError(path, None, "no such file or folder")
     return found
+
+
+class ScenarioErrors(SourceError):
+    """Every bad scenario file of a load, one ``file:line: message`` each (``errors``), not just the first."""
+
+    def __init__(self, errors: list[SourceError]):
+        self.errors = errors
+        first = errors[0]
+        super().__init__(first.path, first.line, first.message)
+        more = f" (and {len(errors) - 1} more file(s))" if len(errors) > 1 else ""
+        self.args = (str(first) + more,)
+
+
+def collect_scenarios(paths: Iterable[Path]) -> tuple[list[Scenario], list[SourceError]]:
+    """Load every scenario file named or found under ``paths``: the scenarios that load, and one error for each
+    file that does not (or path that does not exist, or id already used by another file). A bad file never stops
+    the others."""
+    paths = list(paths)
+    errors: list[SourceError] = []
+    files: list[Path] = []
+    for path in paths:
+        try:
+            files.extend(scenario_files([path]))
+        except SourceError as exc:
+            errors.append(exc)
+    if not files and not errors:
+        errors.append(SourceError(", ".join(map(str, paths)), None, "no scenario files (*.yaml) found"))
+    scenarios: list[Scenario] = []
+    seen: dict[str, Path] = {}
+    for path in files:
+        try:
+            scenario = load_scenario(path)
+        except SourceError as exc:
+            errors.append(exc)
+            continue
+        if scenario.id in seen:
+            errors.append(SourceError(scenario.path, 1, f"scenario id {scenario.id!r} is also used by "
+                                                        f"{seen[scenario.id]}"))
+            continue
+        seen[scenario.id] = scenario.path
+        scenarios.append(scenario)
+    return scenarios, errors
+
+
+def load_scenarios(paths: Iterable[Path]) -> list[Scenario]:
+    """Every scenario under ``paths``, checked; raises ``ScenarioErrors`` naming every bad file (one line each)."""
+    scenarios, errors = collect_scenarios(paths)
+    if errors:
+        raise ScenarioErrors(errors)
+    return scenarios

@@ -9,6 +9,7 @@ run in a subprocess by tests/test_report.py); the rest call ``conformance.cli.ma
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import types
@@ -260,4 +261,44 @@ def test_lint_passes_on_the_suites_own_fixtures(capsys):
     status = cli.main(["lint"])
     out, err = capsys.readouterr()
     assert status == 0, out + err
-    assert out.splitlines()[-1] == f"lint: 0 problems, {len(REGISTRY.clauses)} clauses"
+    assert re.fullmatch(rf"lint: [1-9]\d* scenarios loaded, 0 files that do not load, 0 problems, "
+                        rf"{len(REGISTRY.clauses)} clauses", out.splitlines()[-1])
+
+
+def test_lint_takes_anyones_scenario_files_and_folders_and_reports_every_bad_file(tmp_path, capsys):
+    mine = tmp_path / "mine"
+    (mine / "deeper").mkdir(parents=True)
+    (mine / "good.yaml").write_text(PASSING)
+    (mine / "bad-op.yaml").write_text("id: bad-op\nsteps:\n  - bogus: {handle: h}\n")
+    (mine / "deeper" / "not-yaml.yaml").write_text("id: [\n")
+    (mine / "unknown-clause.yaml").write_text(PASSING.replace("cli-passing", "cli-other").replace(
+        "clauses: [", "clauses: [no.such.clause, "))
+    single = tmp_path / "single.yaml"
+    single.write_text(PASSING.replace("cli-passing", "cli-single"))
+    status = cli.main(["lint", str(mine), str(single), str(tmp_path / "absent")])
+    out = capsys.readouterr().out.splitlines()
+    assert status == 2  # files that do not load: a usage error, as for every command
+    assert sum(line.startswith(f"{mine / 'bad-op.yaml'}:3: unknown op 'bogus'") for line in out) == 1
+    assert sum(line.startswith(f"{mine / 'deeper' / 'not-yaml.yaml'}:") for line in out) == 1
+    assert f"{tmp_path / 'absent'}: no such file or folder" in out
+    assert f"{mine / 'unknown-clause.yaml'}: cites unknown clause no.such.clause" in out
+    assert out[-1].startswith("lint: 3 scenarios loaded, 3 files that do not load, 1 problems")
+
+
+def test_lint_of_good_files_citing_an_unknown_clause_is_status_1(tmp_path, capsys):
+    (tmp_path / "a.yaml").write_text(PASSING.replace("clauses: [", "clauses: [no.such.clause, "))
+    assert cli.main(["lint", str(tmp_path)]) == 1
+    assert cli.main(["lint", str(tmp_path / "a.yaml")]) == 1
+    (tmp_path / "a.yaml").write_text(PASSING)
+    assert cli.main(["lint", str(tmp_path)]) == 0
+
+
+def test_every_bad_scenario_file_is_reported_not_just_the_first(scenarios, capsys):
+    (scenarios / "b1.yaml").write_text("id: b1\nsteps:\n  - bogus: {}\n")
+    (scenarios / "b2.yaml").write_text("id: b2\nsteps:\n  - put: {handle: nowhere}\n")
+    (scenarios / "b3.yaml").write_text(PASSING)  # the same id as passing.yaml
+    status = cli.main(["scenario", str(scenarios)])
+    err = capsys.readouterr().err.splitlines()
+    assert status == 2 and len(err) == 3 and all(line.startswith("mqconf: ") for line in err)
+    assert [line.split(":")[1].strip().rsplit("/", 1)[-1] for line in err] == ["b1.yaml", "b2.yaml", "passing.yaml"]
+    assert "also used by" in err[2]
