@@ -165,7 +165,7 @@ class ReferenceAdapter:
     def _inquire(self, args: dict) -> Outcome:
         selectors = args.get("Selectors", [])
         if not isinstance(selectors, list) or not all(isinstance(s, str) for s in selectors):
-            raise CallError("expected a list of MQIA_* names", "Selectors")
+            raise CallError("expected a list of MQIA_* or MQCA_* names", "Selectors")
         return outcome(self.world.inquire(*self._handle(args), selectors))
 
     def _advance_clock(self, args: dict) -> Outcome:
@@ -227,4 +227,6 @@ def outcome(result: Result) -> Outcome:
         out.DataLength = result.data_length
     if result.attributes is not None:
         out.attributes = dict(result.attributes)
+    if result.object_name is not None:
+        out.ObjectName = result.object_name
     return out

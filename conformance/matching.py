@@ -16,7 +16,7 @@ from typing import Any
 from reference import constants
 from reference.calls import STRUCTURES, CallError, Outcome, decode_bytes, decode_field
 
-EXPECT_KEYS = ("CompCode", "Reason", "MD", "PMO", "GMO", "data", "DataLength", "attributes")
+EXPECT_KEYS = ("CompCode", "Reason", "MD", "PMO", "GMO", "data", "DataLength", "attributes", "ObjectName")
 
 
 @dataclass
@@ -124,11 +124,26 @@ def match(expected: Mapping[str, Any], outcome: Outcome, bindings: Bindings) -> 
             problem = _match_data(want, outcome.data)
         elif key == "attributes":
             problem = _match_attributes(want, outcome.attributes or {})
+        elif key == "ObjectName":
+            problem = match_object_name(want, outcome.ObjectName)
         else:
             problem = f"{key}: not something an outcome has (expect one of {', '.join(EXPECT_KEYS)})"
         if problem:
             problems.append(problem)
     return problems
+
+
+def match_object_name(want: Any, have: Any) -> str | None:
+    """ObjectName after MQOPEN of a model queue: the exact name, or ``{prefix: text}`` for a name the queue
+    manager completed from a DynamicQName ending in ``*`` (the generated characters differ by nature)."""
+    if not isinstance(have, str):
+        return f"ObjectName: expected a queue name, but the call returned {have!r}"
+    if isinstance(want, Mapping):
+        prefix = want.get("prefix", "")
+        if have.startswith(prefix) and len(have) > len(prefix):
+            return None
+        return f"ObjectName: expected a name that {prefix!r} begins, with generated characters after, got {have!r}"
+    return None if have == want else f"ObjectName: expected {want!r}, got {have!r}"
 
 
 def _match_structure(key: str, want: Mapping[str, Any], have: Mapping[str, Any] | None, bindings: Bindings) -> str | None:

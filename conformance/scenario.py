@@ -180,12 +180,13 @@ def check_call(call: Call) -> None:
             raise CallError(f"expected a whole number >= 0, not {length!r}", "BufferLength")
     if "Selectors" in args:
         selectors = args["Selectors"]
-        if not isinstance(selectors, list) or not all(isinstance(x, str) and x.startswith("MQIA_") for x in selectors):
-            raise CallError("expected a list of MQIA_* names", "Selectors")
+        if not isinstance(selectors, list) or not all(isinstance(x, str) and x.startswith(("MQIA_", "MQCA_"))
+                                                      for x in selectors):
+            raise CallError("expected a list of MQIA_* or MQCA_* names", "Selectors")
     known = {
         **CLUSTER_ARGUMENTS, "define_queue": set(), "define_qmgr": set(), "connect": {"connection", "qmgr"}, "disconnect": {"connection"}, "commit": {"connection"},
         "backout": {"connection"}, "advance_clock": {"milliseconds"},
-        "open": {"handle", "queue", "ObjectQMgrName", "Options", "connection"},
+        "open": {"handle", "queue", "ObjectQMgrName", "DynamicQName", "Options", "connection"},
         "close": {"handle", "Options"}, "put": {"handle", "MD", "PMO", "data"},
         "put1": {"queue", "ObjectQMgrName", "MD", "PMO", "data", "connection"},
         "get": {"handle", "MD", "GMO", "BufferLength"}, "inquire": {"handle", "Selectors"},
@@ -276,11 +277,15 @@ def _check_expect(expect: Mapping[str, Any], path: Path, line: int) -> None:
                 raise SourceError(path, line_at(expect, key, line), f"expect: {exc}") from None
         elif key == "DataLength":
             check(("int", ()), value, key)
+        elif key == "ObjectName":
+            if not (isinstance(value, str) and value) and not (
+                    isinstance(value, Mapping) and set(value) == {"prefix"} and isinstance(value["prefix"], str)):
+                raise SourceError(path, line_at(expect, key, line), "expect: ObjectName is a queue name or {prefix: text}")
         elif key == "attributes":
             if not isinstance(value, Mapping):
                 raise SourceError(path, line_at(expect, key, line), "expect: attributes must be a mapping of MQIA_* names")
             for name, item in value.items():
-                if isinstance(item, str) and item not in constants.VALUES:
+                if isinstance(item, str) and item not in constants.VALUES and not str(name).startswith("MQCA_"):
                     raise SourceError(path, line_at(expect, f"attributes.{name}", line), f"expect: unknown MQ constant {item}")
 
 

@@ -76,6 +76,7 @@ class Outcome:
     data: Any = None
     DataLength: int | None = None
     attributes: dict[str, Any] | None = None
+    ObjectName: str | None = None  # MQOD ObjectName after MQOPEN of a model queue: the dynamic queue's name
     clauses: list[str] = field(default_factory=list)
     error: str | None = None
 
@@ -133,7 +134,7 @@ def encode_bytes(raw: bytes, none_name: str | None = None) -> Any:
 
 _INT = ("int", ())
 MD_FIELDS: dict[str, tuple] = {
-    "Version": ("int", ("MQMD",)), "Report": ("int", ("MQRO",)), "MsgType": ("enum", "MQMT"),
+    "Version": ("int", ("MQMD",)), "Report": ("options", "MQRO"), "MsgType": ("enum", "MQMT"),
     "Expiry": ("int", ("MQEI",)), "Feedback": ("int", ("MQFB",)), "Encoding": ("int", ("MQENC",)),
     "CodedCharSetId": ("int", ("MQCCSI",)), "Format": ("format",), "Priority": ("int", ("MQPRI",)),
     "Persistence": ("enum", "MQPER"), "MsgId": ("id", "MQMI_NONE", 24), "CorrelId": ("id", "MQCI_NONE", 24),
@@ -269,6 +270,10 @@ QUEUE_FIELDS: dict[str, tuple] = {
     "MaxMsgLength": _INT, "MaxQDepth": _INT, "InhibitPut": ("enum", "MQQA"), "InhibitGet": ("enum", "MQQA"),
     "MsgDeliverySequence": ("enum", "MQMDS"), "DefPersistence": ("enum", "MQPER"), "DefPriority": _INT,
     "DefInputOpenOption": ("options", "MQOO"), "Shareability": ("enum", "MQQA"),
+    # object types (reference/dynamic_queues.py, reference/alias.py), backout and trigger attributes (MQINQ/MQSET)
+    "QType": ("enum", "MQQT"), "DefinitionType": ("enum", "MQQDT"), "BaseQName": ("text",),
+    "BackoutThreshold": _INT, "BackoutRequeueQName": ("text",), "TriggerControl": ("enum", "MQTC"),
+    "TriggerType": ("enum", "MQTT"), "TriggerDepth": _INT, "TriggerMsgPriority": _INT,
 }
 
 
@@ -302,18 +307,45 @@ def decode_queue(args: Mapping[str, Any], path: str) -> QueueDefinition:
         if key in ("InhibitPut", "InhibitGet"):
             number = bool(number)
         setattr(definition, key, number)
+    return _check_object_type(args, definition, path)
+
+
+def _check_object_type(args: Mapping[str, Any], definition: QueueDefinition, path: str) -> QueueDefinition:
+    """A queue's type and its DefinitionType agree: DEFINE QLOCAL/QALIAS make predefined queues, DEFINE QMODEL
+    a model of temporary dynamic queues unless DefinitionType says permanent; an alias names its target."""
+    qtype, kind = definition.QType, definition.DefinitionType
+    if qtype not in (constants.VALUES["MQQT_LOCAL"], constants.VALUES["MQQT_MODEL"], constants.VALUES["MQQT_ALIAS"]):
+        raise CallError("QType is MQQT_LOCAL, MQQT_MODEL or MQQT_ALIAS", _join(path, "QType"))
+    dynamic = (constants.VALUES["MQQDT_PERMANENT_DYNAMIC"], constants.VALUES["MQQDT_TEMPORARY_DYNAMIC"])
+    if qtype == constants.VALUES["MQQT_MODEL"]:
+        if "DefinitionType" not in args:
+            definition.DefinitionType = constants.VALUES["MQQDT_TEMPORARY_DYNAMIC"]
+        elif kind not in dynamic:
+            raise CallError("a model queue's DefinitionType is MQQDT_PERMANENT_DYNAMIC or MQQDT_TEMPORARY_DYNAMIC",
+                            _join(path, "DefinitionType"))
+    elif kind != constants.VALUES["MQQDT_PREDEFINED"]:
+        raise CallError("only MQOPEN of a model queue makes a dynamic queue; a defined queue is MQQDT_PREDEFINED",
+                        _join(path, "DefinitionType"))
+    if (qtype == constants.VALUES["MQQT_ALIAS"]) != bool(definition.BaseQName):
+        raise CallError("an alias queue (QType MQQT_ALIAS), and only an alias, names its target in BaseQName",
+                        _join(path, "BaseQName"))
     return definition
 
 
 def decode_od(args: Mapping[str, Any], path: str) -> MQOD:
-    """The MQOD of an open or put1: ``queue`` (ObjectName) and optional ``ObjectQMgrName``."""
+    """The MQOD of an open or put1: ``queue`` (ObjectName), optional ``ObjectQMgrName`` and ``DynamicQName``
+    (the name, or a prefix ending in ``*``, of the dynamic queue an open of a model queue makes; MQ's initial
+    value ``AMQ.*`` when absent)."""
     queue = args.get("queue")
     if not isinstance(queue, str) or not queue:
         raise CallError("needs a 'queue' name", _join(path, "queue"))
     qmgr = args.get("ObjectQMgrName", "")
     if not isinstance(qmgr, str):
         raise CallError("expected text", _join(path, "ObjectQMgrName"))
-    return MQOD(queue, qmgr)
+    dynamic = args.get("DynamicQName", "AMQ.*")
+    if not isinstance(dynamic, str) or len(dynamic) > 48:
+        raise CallError("expected text of at most 48 characters", _join(path, "DynamicQName"))
+    return MQOD(queue, qmgr, dynamic)
 
 
 def names(value: int, family: str) -> str:

@@ -345,6 +345,86 @@ _FROM_HEADER: dict[str, int] = {
     "MQRC_SELECTOR_COUNT_ERROR": 2065,
     "MQRC_SELECTOR_ERROR": 2067,
     "MQRC_NOT_OPEN_FOR_SET": 2040,
+    # Queue types, definition types, trigger values (read from cmqc.h; issue 19)
+    "MQQT_LOCAL": 1,
+    "MQQT_MODEL": 2,
+    "MQQT_ALIAS": 3,
+    "MQQDT_PREDEFINED": 1,
+    "MQQDT_PERMANENT_DYNAMIC": 2,
+    "MQQDT_TEMPORARY_DYNAMIC": 3,
+    "MQTC_OFF": 0,
+    "MQTC_ON": 1,
+    "MQTT_NONE": 0,
+    "MQTT_FIRST": 1,
+    "MQTT_EVERY": 2,
+    "MQTT_DEPTH": 3,
+    # Attribute selectors of MQINQ and MQSET (issue 19)
+    "MQIA_BACKOUT_THRESHOLD": 22,
+    "MQIA_DEF_INPUT_OPEN_OPTION": 4,
+    "MQIA_DEFINITION_TYPE": 7,
+    "MQIA_Q_TYPE": 20,
+    "MQIA_SHAREABILITY": 23,
+    "MQIA_TRIGGER_CONTROL": 24,
+    "MQIA_TRIGGER_MSG_PRIORITY": 26,
+    "MQIA_TRIGGER_TYPE": 28,
+    "MQIA_TRIGGER_DEPTH": 29,
+    "MQCA_BASE_Q_NAME": 2002,
+    "MQCA_Q_NAME": 2016,
+    "MQCA_BACKOUT_REQ_Q_NAME": 2019,
+    "MQCA_TRIGGER_DATA": 2023,
+    # Report options (MQMD.Report): sub-fields of plain, with-data and with-full-data variants, and flags
+    "MQRO_EXCEPTION": 16777216,
+    "MQRO_EXCEPTION_WITH_DATA": 50331648,
+    "MQRO_EXCEPTION_WITH_FULL_DATA": 117440512,
+    "MQRO_EXPIRATION": 2097152,
+    "MQRO_EXPIRATION_WITH_DATA": 6291456,
+    "MQRO_EXPIRATION_WITH_FULL_DATA": 14680064,
+    "MQRO_COA": 256,
+    "MQRO_COA_WITH_DATA": 768,
+    "MQRO_COA_WITH_FULL_DATA": 1792,
+    "MQRO_COD": 2048,
+    "MQRO_COD_WITH_DATA": 6144,
+    "MQRO_COD_WITH_FULL_DATA": 14336,
+    "MQRO_PAN": 1,
+    "MQRO_NAN": 2,
+    "MQRO_ACTIVITY": 4,
+    "MQRO_NEW_MSG_ID": 0,
+    "MQRO_PASS_MSG_ID": 128,
+    "MQRO_COPY_MSG_ID_TO_CORREL_ID": 0,
+    "MQRO_PASS_CORREL_ID": 64,
+    "MQRO_DEAD_LETTER_Q": 0,
+    "MQRO_DISCARD_MSG": 134217728,
+    "MQRO_PASS_DISCARD_AND_EXPIRY": 16384,
+    "MQRO_REJECT_UNSUP_MASK": 0x101C0000,
+    # Feedback values (MQMD.Feedback)
+    "MQFB_SYSTEM_FIRST": 1,
+    "MQFB_QUIT": 256,
+    "MQFB_EXPIRATION": 258,
+    "MQFB_COA": 259,
+    "MQFB_COD": 260,
+    "MQFB_SYSTEM_LAST": 65535,
+    "MQFB_APPL_FIRST": 65536,
+    "MQFB_APPL_LAST": 999999999,
+    "MQMT_SYSTEM_FIRST": 1,
+    "MQMT_SYSTEM_LAST": 65535,
+    "MQMT_APPL_FIRST": 65536,
+    "MQMT_APPL_LAST": 999999999,
+    # Reason codes of dynamic queues, MQCLOSE options, MQSET and reports (issue 19)
+    "MQRC_CHAR_ATTR_LENGTH_ERROR": 2006,
+    "MQRC_DYNAMIC_Q_NAME_ERROR": 2011,
+    "MQRC_FEEDBACK_ERROR": 2014,
+    "MQRC_INHIBIT_VALUE_ERROR": 2020,
+    "MQRC_INT_ATTR_COUNT_ERROR": 2021,
+    "MQRC_MISSING_REPLY_TO_Q": 2027,
+    "MQRC_MSG_TYPE_ERROR": 2029,
+    "MQRC_Q_NOT_EMPTY": 2055,
+    "MQRC_Q_TYPE_ERROR": 2057,
+    "MQRC_REPORT_OPTIONS_ERROR": 2061,
+    "MQRC_TRIGGER_CONTROL_ERROR": 2075,
+    "MQRC_TRIGGER_DEPTH_ERROR": 2076,
+    "MQRC_TRIGGER_MSG_PRIORITY_ERR": 2077,
+    "MQRC_TRIGGER_TYPE_ERROR": 2078,
+    "MQRC_OBJECT_ALREADY_EXISTS": 2100,
 }
 
 VALUES: dict[str, int] = {**_CHECKED, **_FROM_HEADER}
@@ -363,7 +443,18 @@ BYTES: dict[str, bytes] = {
 FORMATS: dict[str, str] = {"MQFMT_NONE": "        ", "MQFMT_STRING": "MQSTR   "}
 
 # Option fields whose value is a sum of independent bit flags, by the prefix of their constants.
-OPTION_FAMILIES = ("MQGMO", "MQPMO", "MQOO", "MQMF", "MQMO", "MQCO")
+OPTION_FAMILIES = ("MQGMO", "MQPMO", "MQOO", "MQMF", "MQMO", "MQCO", "MQRO")
+
+# Report options are partly sub-fields: each report type is requested plain, with data or with full data, and the
+# wider values include the narrower one's bits. Shown by name, a sub-field takes its widest name that fits.
+SUBFIELDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "MQRO": (
+        ("MQRO_EXCEPTION_WITH_FULL_DATA", "MQRO_EXCEPTION_WITH_DATA", "MQRO_EXCEPTION"),
+        ("MQRO_EXPIRATION_WITH_FULL_DATA", "MQRO_EXPIRATION_WITH_DATA", "MQRO_EXPIRATION"),
+        ("MQRO_COA_WITH_FULL_DATA", "MQRO_COA_WITH_DATA", "MQRO_COA"),
+        ("MQRO_COD_WITH_FULL_DATA", "MQRO_COD_WITH_DATA", "MQRO_COD"),
+    ),
+}
 
 # Names that are not a single flag of their family: composites of several flags and masks over a sub-field.
 _NOT_FLAGS = frozenset({
@@ -413,6 +504,11 @@ def _build_names() -> dict[str, dict[int, str]]:
 
 
 FLAGS: dict[str, dict[str, int]] = _build_flags()
+# Every bit some name of the family stands for (a flag, or part of a sub-field's value); the rest are unknown.
+NAMED_BITS: dict[str, int] = {
+    family: sum(FLAGS[family].values()) | sum(VALUES[names[0]] for names in SUBFIELDS.get(family, ()))
+    for family in OPTION_FAMILIES
+}
 NAMES: dict[str, dict[int, str]] = _build_names()
 
 
@@ -447,8 +543,16 @@ def option_names(number: int, family: str) -> list[str]:
     Bits that no known flag of the family covers are shown as a hexadecimal residue, so that nothing an
     implementation returns is hidden.
     """
-    found = [name for name, bit in sorted(FLAGS[family].items(), key=lambda item: item[1]) if number & bit]
-    rest = number & ~sum(FLAGS[family][name] for name in found)
+    found, rest = [], number
+    for names in SUBFIELDS.get(family, ()):
+        for name in names:
+            if rest & VALUES[name] == VALUES[name]:
+                found.append(name)
+                rest &= ~VALUES[name]
+                break
+    flags = [name for name, bit in FLAGS[family].items() if rest & bit]
+    found = sorted(found + flags, key=VALUES.__getitem__)
+    rest &= ~sum(FLAGS[family][name] for name in flags)
     if rest:
         found.append(f"0x{rest & 0xFFFFFFFF:08X}")
     return found

@@ -18,7 +18,7 @@ from .handles import Connection, GroupPosition, ObjectHandle
 from .msgflags import group_status, segment_status
 from .open import OO_INPUT
 from .options import first_broken, unknown_bits
-from .queue import GET_PENDING, VISIBLE, LocalQueue, StoredMessage
+from .queue import GET_PENDING, VISIBLE, LocalQueue, QueueDefinition, StoredMessage
 from .result import MQCC_FAILED, MQCC_OK, MQCC_WARNING, Result, failure
 from .tables import Row
 from .structures import MQGMO, MQGMO_VERSION_2, MQGMO_VERSION_3, MQMD, MQMD_VERSION_2, NONE_ID
@@ -268,6 +268,7 @@ def get(
     md: MQMD,
     gmo: MQGMO,
     buffer_length: int | None,
+    via: QueueDefinition | None = None,
 ) -> Result:
     """MQGET on ``handle``: remove, set aside under syncpoint, or browse the message the options select.
 
@@ -282,6 +283,8 @@ def get(
         return failure(*request.refused)
     if gmo.Options & GMO_WAIT and gmo.WaitInterval < 0 and gmo.WaitInterval != MQWI_UNLIMITED:
         return failure("MQRC_WAIT_INTERVAL_ERROR", "get.wait.interval-error")
+    if via is not None and via.InhibitGet:
+        return failure("MQRC_GET_INHIBITED", "queue.alias.inhibit-get")  # every definition on the path counts
     if queue.definition.InhibitGet:
         return failure("MQRC_GET_INHIBITED", "get.get-inhibited")
     if request.refused_later is not None:

@@ -108,6 +108,9 @@ class ObjectHandle:
     browse_logical: bool | None = None  # LOGICAL_ORDER of the call that started the browse; None before one
     # Positions as they were when the handle first worked under the connection's current unit of work.
     uow_snapshot: tuple[GroupPosition, GroupPosition] | None = None
+    alias: str = ""  # the alias queue the handle was opened through ("": opened by the queue's own name)
+    created_dynamic: bool = False  # this handle's MQOPEN created its (dynamic) queue
+    deleted: bool = False  # its queue was deleted while it was open (MQRC_Q_DELETED)
 
 
 @dataclass(slots=True)

@@ -1,4 +1,9 @@
-"""MQINQ of a local queue's integer attributes."""
+"""MQINQ of a queue's attributes: integer attributes (MQIA_*) and character attributes (MQCA_*).
+
+A handle opened through an alias inquires the alias's own attributes (its InhibitPut, InhibitGet, DefPriority,
+DefPersistence, BaseQName...), not its target's; what only a local queue has (its depth, open counts) is not an
+attribute of an alias (queue.alias.inquire-own-attributes).
+"""
 
 from __future__ import annotations
 
@@ -11,30 +16,54 @@ from .result import Result, failure
 if TYPE_CHECKING:
     from .qmgr import QueueManager
 
+# Attributes every queue definition has, read from the definition (the alias's, through an alias).
+DEFINITION_READERS = {
+    "MQIA_INHIBIT_PUT": lambda d: VALUES["MQQA_PUT_INHIBITED" if d.InhibitPut else "MQQA_PUT_ALLOWED"],
+    "MQIA_INHIBIT_GET": lambda d: VALUES["MQQA_GET_INHIBITED" if d.InhibitGet else "MQQA_GET_ALLOWED"],
+    "MQIA_DEF_PERSISTENCE": lambda d: d.DefPersistence,
+    "MQIA_DEF_PRIORITY": lambda d: d.DefPriority,
+    "MQIA_Q_TYPE": lambda d: d.QType,
+    "MQCA_Q_NAME": lambda d: d.name,
+}
+ALIAS_READERS = {"MQCA_BASE_Q_NAME": lambda d: d.BaseQName}
+LOCAL_READERS = {
+    "MQIA_MAX_Q_DEPTH": lambda d: d.MaxQDepth,
+    "MQIA_MAX_MSG_LENGTH": lambda d: d.MaxMsgLength,
+    "MQIA_MSG_DELIVERY_SEQUENCE": lambda d: d.MsgDeliverySequence,
+    "MQIA_DEFINITION_TYPE": lambda d: d.DefinitionType,
+    "MQIA_BACKOUT_THRESHOLD": lambda d: d.BackoutThreshold,
+    "MQCA_BACKOUT_REQ_Q_NAME": lambda d: d.BackoutRequeueQName,
+    "MQIA_DEF_INPUT_OPEN_OPTION": lambda d: d.DefInputOpenOption,
+    "MQIA_SHAREABILITY": lambda d: d.Shareability,
+    "MQIA_TRIGGER_CONTROL": lambda d: d.TriggerControl,
+    "MQIA_TRIGGER_TYPE": lambda d: d.TriggerType,
+    "MQIA_TRIGGER_DEPTH": lambda d: d.TriggerDepth,
+    "MQIA_TRIGGER_MSG_PRIORITY": lambda d: d.TriggerMsgPriority,
+}
+QUEUE_STATE = {
+    "MQIA_CURRENT_Q_DEPTH": lambda q: q.depth,
+    "MQIA_OPEN_INPUT_COUNT": lambda q: q.open_input_count,
+    "MQIA_OPEN_OUTPUT_COUNT": lambda q: q.open_output_count,
+}
 
-def _attribute(qm: QueueManager, handle: ObjectHandle, selector: str) -> int | None:
+
+def _attribute(qm: QueueManager, handle: ObjectHandle, selector: str) -> int | str | None:
+    if handle.alias:
+        reader = DEFINITION_READERS.get(selector) or ALIAS_READERS.get(selector)
+        return None if reader is None else reader(qm.queues[handle.alias].definition)
     queue = qm.queues[handle.queue]
-    d = queue.definition
-    readers = {
-        "MQIA_CURRENT_Q_DEPTH": lambda: queue.depth,
-        "MQIA_MAX_Q_DEPTH": lambda: d.MaxQDepth,
-        "MQIA_MAX_MSG_LENGTH": lambda: d.MaxMsgLength,
-        "MQIA_INHIBIT_PUT": lambda: VALUES["MQQA_PUT_INHIBITED" if d.InhibitPut else "MQQA_PUT_ALLOWED"],
-        "MQIA_INHIBIT_GET": lambda: VALUES["MQQA_GET_INHIBITED" if d.InhibitGet else "MQQA_GET_ALLOWED"],
-        "MQIA_DEF_PERSISTENCE": lambda: d.DefPersistence,
-        "MQIA_DEF_PRIORITY": lambda: d.DefPriority,
-        "MQIA_MSG_DELIVERY_SEQUENCE": lambda: d.MsgDeliverySequence,
-        "MQIA_OPEN_INPUT_COUNT": lambda: queue.open_input_count,
-        "MQIA_OPEN_OUTPUT_COUNT": lambda: queue.open_output_count,
-    }
-    reader = readers.get(selector)
-    return None if reader is None else reader()
+    reader = DEFINITION_READERS.get(selector) or LOCAL_READERS.get(selector)
+    if reader is not None:
+        return reader(queue.definition)
+    state = QUEUE_STATE.get(selector)
+    return None if state is None else state(queue)
 
 
 def inquire(qm: QueueManager, handle: ObjectHandle, selectors: list[str]) -> Result:
-    """The values of the named MQIA_* attributes, in ``Result.attributes``.
+    """The values of the named MQIA_*/MQCA_* attributes, in ``Result.attributes``.
 
-    Clauses: inquire.not-open-for-inquire, inquire.selector-error, inquire.attributes.
+    Clauses: inquire.not-open-for-inquire, inquire.selector-error, inquire.attributes,
+    queue.alias.inquire-own-attributes.
     """
     if not handle.options & VALUES["MQOO_INQUIRE"]:
         return failure("MQRC_NOT_OPEN_FOR_INQUIRE", "inquire.not-open-for-inquire")
@@ -44,4 +73,5 @@ def inquire(qm: QueueManager, handle: ObjectHandle, selectors: list[str]) -> Res
         if found is None:
             return failure("MQRC_SELECTOR_ERROR", "inquire.selector-error")
         attributes[selector] = found
-    return Result(clauses=["inquire.attributes"], attributes=attributes)
+    clauses = ["inquire.attributes"] + (["queue.alias.inquire-own-attributes"] if handle.alias else [])
+    return Result(clauses=clauses, attributes=attributes)

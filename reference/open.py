@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import alias as alias_module
+from . import dynamic_queues
 from .constants import VALUES
 from .handles import Connection, ObjectHandle
 from .options import first_broken, unknown_bits
@@ -27,7 +29,11 @@ OO_OUTPUT = VALUES["MQOO_OUTPUT"]
 def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Result:
     """Open a local queue and return a new object handle in ``Result.hobj``.
 
-    Clauses: open.options.*, open.unknown-object, open.input-exclusive-in-use, open.input-as-q-def.
+    An alias resolves to its target queue (reference/alias.py); a model queue makes a dynamic queue, whose name
+    is returned in ``Result.object_name`` (reference/dynamic_queues.py).
+
+    Clauses: open.options.*, open.unknown-object, open.input-exclusive-in-use, open.input-as-q-def,
+    queue.alias.*, queue.dynamic.*.
     """
     if unknown_bits(options, "MQOO"):
         return failure("MQRC_OPTIONS_ERROR", "open.options.unknown")
@@ -41,6 +47,22 @@ def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
         return failure("MQRC_UNKNOWN_OBJECT_NAME", "open.unknown-object")
 
     clauses: list[str] = []
+    alias, created, object_name = "", False, None
+    qtype = queue.definition.QType
+    if qtype == dynamic_queues.MQQT_ALIAS:
+        resolved = alias_module.resolve(qm, queue.definition)
+        if isinstance(resolved, Result):
+            return resolved
+        alias, queue = od.ObjectName, resolved
+        clauses.append("queue.alias.resolves-to-target")
+    elif qtype == dynamic_queues.MQQT_MODEL:
+        # Nothing after this can fail for a queue nobody else has open, so the new queue is made here.
+        made = dynamic_queues.create(qm, od.DynamicQName, queue.definition)
+        if isinstance(made, Result):
+            return made
+        queue, made_clauses = made
+        created, object_name = True, queue.definition.name
+        clauses += made_clauses
     if options & OO_INPUT_AS_Q_DEF:
         # MQOO_INPUT_AS_Q_DEF opens shared or exclusive as the queue's DefInputOpenOption says.
         exclusive = queue.definition.DefInputOpenOption == OO_INPUT_EXCLUSIVE
@@ -61,6 +83,7 @@ def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
     if options & VALUES["MQOO_CO_OP"]:
         queue.coop_handles.add(hobj)  # the co-operating set of handles on this queue (browse-mark.co-op-set)
         clauses.append("browse-mark.co-op-set")
-    qm.handles[hobj] = ObjectHandle(hobj=hobj, hconn=conn.hconn, queue=od.ObjectName, options=options)
+    qm.handles[hobj] = ObjectHandle(hobj=hobj, hconn=conn.hconn, queue=queue.definition.name, options=options,
+                                    alias=alias, created_dynamic=created)
     conn.handles.add(hobj)
-    return Result(clauses=clauses, hobj=hobj)
+    return Result(clauses=clauses, hobj=hobj, object_name=object_name)

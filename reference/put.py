@@ -17,7 +17,7 @@ from . import msgflags, segmentation
 from .handles import Connection, GroupPosition, ObjectHandle
 from .msgflags import GroupFlags
 from .options import first_broken, unknown_bits
-from .queue import MAX_PRIORITY, PUT_PENDING, LocalQueue, StoredMessage
+from .queue import MAX_PRIORITY, PUT_PENDING, LocalQueue, QueueDefinition, StoredMessage
 from .result import MQCC_FAILED, MQCC_OK, MQCC_WARNING, Result, failure
 from .structures import MQMD, MQMD_VERSION_2, MQPMO, NONE_ID
 
@@ -33,6 +33,7 @@ MQPER_NOT_PERSISTENT = VALUES["MQPER_NOT_PERSISTENT"]
 MQPER_PERSISTENT = VALUES["MQPER_PERSISTENT"]
 MQPER_PERSISTENCE_AS_Q_DEF = VALUES["MQPER_PERSISTENCE_AS_Q_DEF"]
 MQPRI_PRIORITY_AS_Q_DEF = VALUES["MQPRI_PRIORITY_AS_Q_DEF"]
+MQQDT_TEMPORARY_DYNAMIC = VALUES["MQQDT_TEMPORARY_DYNAMIC"]
 MAX_SEQ_OR_OFFSET = 999_999_999
 
 TABLE1 = "put.logical-order.table1"
@@ -226,8 +227,11 @@ def put(
     pmo: MQPMO,
     data: bytes,
     call: str = "MQPUT",
+    via: QueueDefinition | None = None,
 ) -> Result:
-    """Put one message on ``queue``; ``handle`` is None for MQPUT1, which keeps no group information.
+    """Put one message on ``queue``; ``handle`` is None for MQPUT1, which keeps no group information. ``via`` is
+    the alias the queue was opened through: its InhibitPut counts too, and its DefPersistence and DefPriority are
+    the defaults (queue.alias.inhibit-put, queue.alias.def-persistence, queue.alias.def-priority).
 
     When a put breaks several rules, the first in the order of the checks below is reported (put.check-order).
     What the options, flags and retained group information decide is looked up once per combination
@@ -249,20 +253,26 @@ def put(
         return failure("MQRC_SEGMENT_LENGTH_ZERO", "msgflags.segment-length-zero")
 
     definition = queue.definition
-    persistence = resolve_persistence(md, queue)
+    defaults = definition if via is None else via
+    persistence = resolve_persistence(md, queue) if via is None else (
+        via.DefPersistence if md.Persistence == MQPER_PERSISTENCE_AS_Q_DEF else resolve_persistence(md, queue))
     if persistence is None:
         return failure("MQRC_PERSISTENCE_ERROR", "put.persistence.invalid")
     if md.Persistence == MQPER_PERSISTENCE_AS_Q_DEF:
-        clauses.append("put.persistence.as-q-def")
+        clauses.append("put.persistence.as-q-def" if via is None else "queue.alias.def-persistence")
     priority = md.Priority
     if priority == MQPRI_PRIORITY_AS_Q_DEF:
-        priority = definition.DefPriority
-        clauses.append("put.priority.as-q-def")
+        priority = defaults.DefPriority
+        clauses.append("put.priority.as-q-def" if via is None else "queue.alias.def-priority")
     elif priority < 0:
         return failure("MQRC_PRIORITY_ERROR", "put.priority.invalid")
 
+    if via is not None and via.InhibitPut:
+        return failure("MQRC_PUT_INHIBITED", "queue.alias.inhibit-put")
     if definition.InhibitPut:
         return failure("MQRC_PUT_INHIBITED", "put.put-inhibited")
+    if persistence == MQPER_PERSISTENT and definition.DefinitionType == MQQDT_TEMPORARY_DYNAMIC:
+        return failure("MQRC_PERSISTENT_NOT_ALLOWED", "queue.dynamic.temporary-no-persistent")
     if type(data) is not bytes:
         data = bytes(data)
     pieces = [data]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from . import alias as alias_module
 from . import close as close_module
 from . import get as get_module
 from . import inquire as inquire_module
@@ -51,6 +52,7 @@ class QueueManager:
     last_hconn: int = 0
     last_hobj: int = 0
     last_uow: int = 0
+    last_dynamic: int = 0  # dynamic queue names made from a prefix (reference/dynamic_queues.py)
 
     def __post_init__(self) -> None:
         self.ids = IdGenerator(self.name, self.seed)
@@ -132,6 +134,13 @@ class QueueManager:
             return failure("MQRC_HOBJ_ERROR", "conn.hobj-error")
         return conn, handle
 
+    def _live_handle(self, hconn: int, hobj: int) -> tuple[Connection, ObjectHandle] | Result:
+        """A handle for any call but MQCLOSE: its queue must still exist (close.delete.other-handles-q-deleted)."""
+        found = self._handle(hconn, hobj)
+        if not isinstance(found, Result) and found[1].deleted:
+            return failure("MQRC_Q_DELETED", "close.delete.other-handles-q-deleted")
+        return found
+
     def open(self, hconn: int, od: MQOD, options: int) -> Result:
         """MQOPEN (see reference/open.py)."""
         conn = self._conn(hconn)
@@ -147,14 +156,15 @@ class QueueManager:
         return close_module.close_queue(self, *found, options)
 
     def put(self, hconn: int, hobj: int, md: MQMD, pmo: MQPMO, data: bytes) -> Result:
-        """MQPUT (see reference/put.py)."""
-        found = self._handle(hconn, hobj)
+        """MQPUT (see reference/put.py); through an alias, the alias's definition counts too (reference/alias.py)."""
+        found = self._live_handle(hconn, hobj)
         if isinstance(found, Result):
             return found
         conn, handle = found
         if not handle.options & OO_OUTPUT:
             return failure("MQRC_NOT_OPEN_FOR_OUTPUT", "put.not-open-for-output")
-        return put_module.put(self, conn, handle, self.queues[handle.queue], md, pmo, data)
+        return put_module.put(self, conn, handle, self.queues[handle.queue], md, pmo, data,
+                              via=alias_module.definition_of(self, handle.alias))
 
     def put1(self, hconn: int, od: MQOD, md: MQMD, pmo: MQPMO, data: bytes) -> Result:
         """MQPUT1: open for output, put once, close; no group information is kept or checked."""
@@ -164,21 +174,26 @@ class QueueManager:
         refused = put_module.check_options(self, pmo.Options, "MQPUT1")
         if refused is not None:
             return refused
+        target = self.queues.get(od.ObjectName)
+        if target is not None and target.definition.QType == VALUES["MQQT_MODEL"]:
+            return failure("MQRC_Q_TYPE_ERROR", "queue.dynamic.put1-model")
         opened = open_module.open_queue(self, conn, od, OO_OUTPUT)
         if opened.failed:
             return opened
         handle = self.handles[opened.hobj]
-        result = put_module.put(self, conn, None, self.queues[handle.queue], md, pmo, data, call="MQPUT1")
+        result = put_module.put(self, conn, None, self.queues[handle.queue], md, pmo, data, call="MQPUT1",
+                                via=alias_module.definition_of(self, handle.alias))
         close_module.close_queue(self, conn, handle, 0)
         return result
 
     def get(self, hconn: int, hobj: int, md: MQMD, gmo: MQGMO, buffer_length: int | None = None) -> Result:
         """MQGET (see reference/get.py). ``buffer_length`` None means a buffer large enough for any message."""
-        found = self._handle(hconn, hobj)
+        found = self._live_handle(hconn, hobj)
         if isinstance(found, Result):
             return found
         conn, handle = found
-        return get_module.get(self, conn, handle, self.queues[handle.queue], md, gmo, buffer_length)
+        return get_module.get(self, conn, handle, self.queues[handle.queue], md, gmo, buffer_length,
+                              via=alias_module.definition_of(self, handle.alias))
 
     def commit(self, hconn: int) -> Result:
         """MQCMIT (see reference/syncpoint.py)."""
@@ -191,8 +206,8 @@ class QueueManager:
         return conn if isinstance(conn, Result) else syncpoint.backout(self, conn)
 
     def inquire(self, hconn: int, hobj: int, selectors: list[str]) -> Result:
-        """MQINQ of integer attributes, by MQIA_* name (see reference/inquire.py)."""
-        found = self._handle(hconn, hobj)
+        """MQINQ of attributes, by MQIA_*/MQCA_* name (see reference/inquire.py)."""
+        found = self._live_handle(hconn, hobj)
         if isinstance(found, Result):
             return found
         return inquire_module.inquire(self, found[1], selectors)

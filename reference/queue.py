@@ -40,6 +40,16 @@ class QueueDefinition:
     DefPriority: int = 0
     DefInputOpenOption: int = 2  # MQOO_INPUT_SHARED
     Shareability: int = 1  # MQQA_SHAREABLE
+    # The object's type and how it came to be (reference/dynamic_queues.py, reference/alias.py)
+    QType: int = 1  # MQQT_LOCAL; MQQT_MODEL and MQQT_ALIAS definitions hold no messages
+    DefinitionType: int = 1  # MQQDT_PREDEFINED; a model's says what kind of dynamic queue it makes
+    BaseQName: str = ""  # an alias queue's target (DEFINE QALIAS TARGET)
+    BackoutThreshold: int = 0
+    BackoutRequeueQName: str = ""
+    TriggerControl: int = 0  # MQTC_OFF
+    TriggerType: int = 1  # MQTT_FIRST
+    TriggerDepth: int = 1
+    TriggerMsgPriority: int = 0
 
 
 @dataclass(slots=True)
@@ -54,6 +64,7 @@ class StoredMessage:
     uow: int | None = None
     handle_marks: set[int] | None = None  # handles that marked it with MQGMO_MARK_BROWSE_HANDLE
     coop_marked_at: int | None = None  # clock time of its co-operative mark, if any
+    expires_at: int | None = None  # clock time its Expiry ends (reference/expiry.py); None: MQEI_UNLIMITED
 
     @property
     def level(self) -> int:
@@ -87,6 +98,8 @@ class LocalQueue:
     open_output_count: int = 0
     exclusive_input: bool = False
     removals: int = field(default=0, compare=False, repr=False)  # since the dictionaries were last rebuilt
+    # The messages with an expiry (reference/expiry.py), so that a get on a queue without any looks at none.
+    expiring: dict[int, StoredMessage] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def depth(self) -> int:
@@ -113,6 +126,8 @@ class LocalQueue:
         self.messages[seq] = message
         self.levels[message.level][seq] = message
         self.tokens[message.token] = message
+        if message.expires_at is not None:
+            self.expiring[seq] = message
         for name, index in self.indexes.items():
             value = getattr(md, name)
             bucket = index.get(value)
@@ -127,6 +142,8 @@ class LocalQueue:
         del self.messages[seq]
         del self.levels[message.level][seq]
         del self.tokens[message.token]
+        if self.expiring:
+            self.expiring.pop(seq, None)
         for name, index in self.indexes.items():
             value = getattr(md, name)
             bucket = index[value]

@@ -34,6 +34,7 @@ class Result:
     hconn: int | None = None
     hobj: int | None = None
     attributes: dict[str, Any] | None = None
+    object_name: str | None = None  # MQOPEN of a model queue: the dynamic queue's name (MQOD ObjectName)
 
     @property
     def failed(self) -> bool:

@@ -122,3 +122,4 @@ class MQOD:
 
     ObjectName: str = ""
     ObjectQMgrName: str = ""
+    DynamicQName: str = "AMQ.*"  # the initial value outside z/OS; read only when ObjectName is a model queue

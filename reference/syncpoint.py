@@ -29,7 +29,7 @@ def commit(qm: QueueManager, conn: Connection) -> Result:
     for _name, message in uow.puts:
         message.state, message.uow = VISIBLE, None
     for name, message in uow.gets:
-        qm.queues[name].remove(message)
+        _remove(qm, name, message)
     _forget_snapshots(qm, uow, restore=False)
     if uow.puts:
         clauses.append("uow.commit.puts-visible")
@@ -48,7 +48,7 @@ def backout(qm: QueueManager, conn: Connection) -> Result:
     if uow is None:
         return Result(clauses=["uow.backout.nothing-to-do"])
     for name, message in uow.puts:
-        qm.queues[name].remove(message)
+        _remove(qm, name, message)
     for _name, message in uow.gets:
         message.state, message.uow = VISIBLE, None
         message.md.BackoutCount += 1
@@ -59,6 +59,14 @@ def backout(qm: QueueManager, conn: Connection) -> Result:
     if uow.gets:
         clauses.append("uow.backout.gets-restored")
     return Result(clauses=clauses)
+
+
+def _remove(qm: QueueManager, name: str, message) -> None:
+    """Take a message of the unit of work off its queue, unless the queue was deleted meanwhile (a temporary
+    dynamic queue goes with its uncommitted messages: queue.dynamic.temporary-deleted-at-close)."""
+    queue = qm.queues.get(name)
+    if queue is not None and queue.messages.get(message.seq) is message:
+        queue.remove(message)
 
 
 def _forget_snapshots(qm: QueueManager, uow, restore: bool) -> bool:

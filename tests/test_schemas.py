@@ -307,7 +307,7 @@ def test_malformed_call_is_refused_naming_its_path(path, value, where, fragment)
     ({"op": "get", "handle": "h", "BufferLength": -1}, "$.BufferLength"),
     ({"op": "get", "handle": "h", "PMO": {}}, "$"),
     ({"op": "put1", "handle": "h", "queue": "Q1"}, "$"),
-    ({"op": "inquire", "handle": "h", "Selectors": ["MQCA_Q_NAME"]}, "$.Selectors[0]"),
+    ({"op": "inquire", "handle": "h", "Selectors": ["MQOO_INQUIRE"]}, "$.Selectors[0]"),
     ({"op": "advance_clock"}, "$"),
     ({"op": "advance_clock", "milliseconds": 1.5}, "$.milliseconds"),
     ({"op": "define_queue", "name": "Q1", "MaxDepth": 5}, "$"),
