@@ -234,3 +234,12 @@ def test_pcf_sets_the_browse_interval_of_the_queue_manager(ibmmq_emulator):
     qmgr = ibmmq.connect("QM1")
     ibmmq.PCFExecute(qmgr).MQCMD_CHANGE_Q_MGR({CMQC.MQIA_MSG_MARK_BROWSE_INTERVAL: 250})
     assert qmgr.inquire(CMQC.MQIA_MSG_MARK_BROWSE_INTERVAL) == 250
+
+
+def test_inquire_reports_the_definition_attributes_a_queue_manager_reports(ibmmq_emulator):
+    ibmmq_emulator.define_queue("APP.EXCL", DefInputOpenOption=["MQOO_INPUT_EXCLUSIVE"], Shareability=0)
+    queue = ibmmq.Queue(ibmmq.connect("QM1"), "APP.EXCL", CMQC.MQOO_INQUIRE)
+    assert queue.inquire([CMQC.MQIA_DEF_INPUT_OPEN_OPTION, CMQC.MQIA_SHAREABILITY, CMQC.MQIA_Q_TYPE,
+                          CMQC.MQIA_CURRENT_Q_DEPTH]) == {
+        CMQC.MQIA_DEF_INPUT_OPEN_OPTION: CMQC.MQOO_INPUT_EXCLUSIVE, CMQC.MQIA_SHAREABILITY: CMQC.MQQA_NOT_SHAREABLE,
+        CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL, CMQC.MQIA_CURRENT_Q_DEPTH: 0}

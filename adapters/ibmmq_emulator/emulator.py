@@ -11,7 +11,8 @@ Beyond the model, the emulator answers what an application of a real queue manag
 
 - ``MQOPEN`` of the queue manager object (MQOT_Q_MGR) for MQINQ of MQCA_Q_MGR_NAME, MQIA_MAX_MSG_LENGTH and
   MQIA_MSG_MARK_BROWSE_INTERVAL;
-- MQCA_Q_NAME in an MQINQ of a queue;
+- MQCA_Q_NAME, MQIA_DEF_INPUT_OPEN_OPTION, MQIA_SHAREABILITY and MQIA_Q_TYPE in an MQINQ of a queue (the
+  model's MQINQ answers the other integer attributes);
 - model queues (``SYSTEM.DEFAULT.MODEL.QUEUE``): an MQOPEN creates a temporary dynamic local queue named from
   the MQOD's DynamicQName, as PCFExecute's reply queue needs;
 - the command server: SYSTEM.ADMIN.COMMAND.QUEUE is a local queue of the model; a PCF command put there is run
@@ -67,6 +68,13 @@ MQIA_MAX_MSG_LENGTH = 13
 MQIA_MSG_MARK_BROWSE_INTERVAL = 68
 MQIA_FIRST, MQIA_LAST = 1, 2000
 MQAT_DEFAULT = 6
+# MQINQ selectors of a local queue the model's MQINQ does not answer, read from the queue's definition as a queue
+# manager reports them: MQIA_DEF_INPUT_OPEN_OPTION, MQIA_SHAREABILITY, MQIA_Q_TYPE (MQQT_LOCAL).
+DEFINITION_SELECTORS: dict[int, Any] = {
+    4: lambda d: d.DefInputOpenOption,
+    23: lambda d: d.Shareability,
+    20: lambda d: 1,
+}
 
 MODEL_QUEUES = ("SYSTEM.DEFAULT.MODEL.QUEUE",)
 SPECIAL_HOBJ_BASE = 0x4000_0000  # the emulator's own object handles; the model numbers its handles from 1
@@ -483,15 +491,22 @@ class Emulator:
                 if any(s not in values for s in numbers):
                     return int_attrs, blank, MQCC_FAILED, MQRC_SELECTOR_ERROR
             else:
-                names = [constants.NAMES.get("MQIA", {}).get(s, f"MQIA_{s}") for s in ints]
+                asked = [s for s in ints if s not in DEFINITION_SELECTORS]
+                names = [constants.NAMES.get("MQIA", {}).get(s, f"MQIA_{s}") for s in asked]
                 result = self._model(lambda: self.world.inquire(conn.qmgr, conn.hconn, hobj, names))
                 if result.failed:
                     return int_attrs, blank, result.comp_code, result.reason
                 if any(s != MQCA_Q_NAME for s in chars):
                     return int_attrs, blank, MQCC_FAILED, MQRC_SELECTOR_ERROR
-                values = {s: int(result.attributes[n]) for s, n in zip(ints, names)}
+                values = {s: int(result.attributes[n]) for s, n in zip(asked, names)}
+                qm = self.world.qmgr(conn.qmgr)
+                queue = qm.handles[hobj].queue
+                definition = qm.queues[queue].definition
+                for selector in ints:
+                    if selector in DEFINITION_SELECTORS:
+                        values[selector] = DEFINITION_SELECTORS[selector](definition)
                 if chars:
-                    values[MQCA_Q_NAME] = self.world.qmgr(conn.qmgr).handles[hobj].queue
+                    values[MQCA_Q_NAME] = queue
             char_bytes = b""
             for selector in numbers:
                 if MQIA_FIRST <= selector <= MQIA_LAST:
