@@ -264,8 +264,10 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
     for campaign in included:
         source, here = Path(campaign["source"]), Path.cwd().resolve()
         print(f"campaign: {source.relative_to(here) if source.is_relative_to(here) else source}")
-    if (output / "junit.xml").exists():
-        print(f"junit: {output / 'junit.xml'}")
+    from .junit import write_ci_results
+
+    ci = write_ci_results(output, registry)  # every scenario beside pytest's tests, for CI tools
+    print(f"junit: {ci['junit']} ({ci['scenarios']} scenarios and the tests)")
     if allure:
         index = make_allure_report(output)
         if index:
@@ -405,7 +407,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run_many(adapters, args.output, **options)
             return run_conformance(adapters[0], args.output or Path("reports") / new_run_id(adapters[0]), **options)
         if args.command == "report":
-            paths = write_reports(args.run, load_registry())
+            registry = load_registry()
+            paths = write_reports(args.run, registry)
+            from .junit import write_ci_results
+
+            paths["junit"] = write_ci_results(args.run, registry)["junit"]
             for kind, path in paths.items():
                 print(f"{kind}: {path}")
             return EXIT_OK

@@ -128,7 +128,10 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         return
     for clause_id in clauses:
         allure.dynamic.label("clause", clause_id)
+    # Allure's behaviours view groups by feature (the area) and story (the clause), as for the scenarios
+    # (conformance/junit.py).
     allure.dynamic.feature(clauses[0].split(".", 1)[0])
+    allure.dynamic.story(*clauses)
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from jsonschema import ValidationError
@@ -85,6 +87,10 @@ def test_whole_run_writes_every_report_and_its_json_matches_the_schema(tmp_path)
     assert report["summary"]["tests"]["total"] > 50 and report["summary"]["tests"]["passed"] == report["summary"]["tests"]["total"]
     assert report["clauses"]["put.logical-order.table1.row6"]["tests"]
     assert (output / "junit.xml").exists() and any((output / "allure-results").iterdir())
+    # CI tools see every scenario and every test (conformance/junit.py merges the scenarios into pytest's file)
+    cases = ElementTree.parse(output / "junit.xml").getroot().iter("testcase")
+    names = Counter("scenario" if case.get("classname", "").startswith("scenarios.") else "test" for case in cases)
+    assert names == {"scenario": report["summary"]["scenarios"], "test": report["summary"]["tests"]["total"]}
     # every table row has a coverage count, and the scenarios exercised most of them
     rows = [row for table in report["tables"].values() for row in table["rows"]]
     assert rows and all(row["steps"] >= 0 for row in rows) and sum(1 for row in rows if row["steps"]) > len(rows) / 2

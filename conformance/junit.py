@@ -1,0 +1,226 @@
+"""Every scenario of a run as a test case for CI tools: merged into the run's ``junit.xml`` beside the tests pytest
+wrote there, and written as Allure results beside pytest's in ``allure-results/``.
+
+A run's scenarios are the heart of conformance, but pytest only knows its own tests; this module reads the run's
+``results.jsonl`` (one record per scenario, conformance/report.py) and adds, for each scenario:
+
+- JUnit: a ``<testcase>`` in the ``<testsuite>`` of its area (``scenarios.<area>``), named by the scenario id, with
+  its file, its clause ids as ``<property name="clause">``, and for a failing scenario a ``<failure>`` whose message
+  is the failing step's expected and actual outcome (``<error>`` when the implementation could not run a call,
+  ``<skipped>`` when it does not claim the scenario's capabilities or the failure is an expected one);
+- Allure: a ``*-result.json`` with the labels Allure groups by: suite ``scenarios`` / ``<area>`` and behaviours
+  feature ``<area>`` / story ``<clause id>`` (one per clause), the steps with their expected and actual outcome.
+
+Merging is idempotent: the scenario suites of an earlier merge are replaced, so ``mqconf report DIR`` may run it
+again. Everything an implementation said (outcomes, error text) is bounded and made safe for XML.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from .clauses import Registry
+from .report import EXPECTED_FAILURE, UNEXPECTED_PASS
+from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED
+
+SUITE_PREFIX = "scenarios."
+ALLURE_MARK = "mq-conformance-scenario"  # a label on the Allure results this module wrote, so a rewrite replaces them
+MAX_TEXT = 4000
+# Characters XML 1.0 cannot carry at all (even escaped): C0 controls other than tab, newline and carriage return,
+# surrogates, and U+FFFE/U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(value: Any, limit: int = MAX_TEXT) -> str:
+    """``value`` as text XML can hold: characters XML forbids shown as ``\\xNN``, cut to ``limit`` characters
+    (ElementTree escapes ``<``, ``&`` and quotes itself)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    text = _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                        text)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text) - limit} more characters)"
+
+
+def read_records(directory: Path) -> list[dict]:
+    """The scenario records of a run folder's ``results.jsonl``; a last line cut short by a kill is dropped."""
+    path = directory / "results.jsonl"
+    if not path.exists():
+        return []
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and "id" in record:
+            records.append(record)
+    return records
+
+
+def area_of(record: dict, registry: Registry) -> str:
+    """A scenario's area: the area most of its clauses belong to (the first in name order on a tie), else the
+    folder it is in."""
+    areas = Counter(clause.area for clause in map(registry.get, record.get("clauses", [])) if clause)
+    if areas:
+        return sorted(areas.items(), key=lambda item: (-item[1], item[0]))[0][0]
+    return Path(str(record.get("path", "scenario"))).parent.name or "scenarios"
+
+
+def _projection(expected: Any, actual: Any) -> Any:
+    """The part of ``actual`` that ``expected`` names (nested mappings by their keys)."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return {key: _projection(value, actual.get(key)) for key, value in expected.items() if key in actual}
+    return actual
+
+
+def failing_step(record: dict) -> dict | None:
+    return next((step for step in record.get("steps", []) if step.get("status") in (FAILED, ERROR)), None)
+
+
+def failure_message(record: dict) -> tuple[str, str]:
+    """One line saying where the scenario failed and what was expected and returned, and the details (every
+    problem of the step, the whole outcome, the clauses)."""
+    step = failing_step(record)
+    if step is None:
+        return xml_text(record.get("reason") or record.get("status", ""), 500), ""
+    expect = step.get("expect") or {"CompCode": "MQCC_OK"}
+    outcome = step.get("outcome") or {}
+    shown = outcome if "error" in outcome else _projection(expect, outcome)
+    where = f"{record.get('path')}:{step.get('line')}: step {step.get('index')} {step.get('op')}"
+    message = (f"{where}: expected {json.dumps(expect, sort_keys=True)}, "
+               f"actual {json.dumps(shown, sort_keys=True, ensure_ascii=False)}")
+    details = "\n".join([message, *(f"- {problem}" for problem in step.get("problems", [])),
+                         f"outcome: {json.dumps(outcome, sort_keys=True, ensure_ascii=False)}",
+                         f"clauses: {', '.join(sorted(set(step.get('clauses', [])) | set(record.get('clauses', []))))}"])
+    return xml_text(message, 1000), xml_text(details)
+
+
+# -- JUnit ---------------------------------------------------------------------------------------------------
+
+def _testcase(record: dict, area: str) -> ET.Element:
+    case = ET.Element("testcase", {"classname": SUITE_PREFIX + area, "name": xml_text(record["id"], 200),
+                                   "file": xml_text(record.get("path", ""), 500), "time": "0"})
+    properties = ET.SubElement(case, "properties")
+    for clause_id in record.get("clauses", []):
+        ET.SubElement(properties, "property", {"name": "clause", "value": xml_text(clause_id, 200)})
+    ET.SubElement(properties, "property", {"name": "status", "value": record.get("status", "")})
+    status = record.get("status")
+    message, details = failure_message(record)
+    if status == FAILED or status == UNEXPECTED_PASS:
+        if status == UNEXPECTED_PASS:
+            message = f"unexpected pass: listed as an expected failure ({xml_text(record.get('reason', ''), 500)})"
+        ET.SubElement(case, "failure", {"message": message, "type": status}).text = details or message
+    elif status == ERROR:
+        ET.SubElement(case, "error", {"message": message, "type": "error"}).text = details or message
+    elif status == NOT_CLAIMED:
+        ET.SubElement(case, "skipped", {"message": xml_text(f"not claimed: {record.get('reason', '')}", 500),
+                                        "type": "not claimed"})
+    elif status == EXPECTED_FAILURE:
+        ET.SubElement(case, "skipped", {"message": xml_text(f"expected failure: {record.get('reason', '')}; {message}",
+                                                            1000), "type": "expected failure"})
+    return case
+
+
+def merge_junit(directory: Path, records: list[dict], registry: Registry) -> Path:
+    """Add (or replace) a ``<testsuite name="scenarios.<area>">`` per area in ``directory/junit.xml``, keeping
+    whatever else is there (pytest's suite); the ``<testsuites>`` totals count everything."""
+    path = directory / "junit.xml"
+    root: ET.Element
+    try:
+        root = ET.parse(path).getroot() if path.exists() else ET.Element("testsuites", {"name": "mq-conformance"})
+    except ET.ParseError:  # pytest was killed while writing it: keep the scenarios rather than nothing
+        root = ET.Element("testsuites", {"name": "mq-conformance"})
+    if root.tag == "testsuite":  # an older pytest writes one bare suite
+        wrapper = ET.Element("testsuites", {"name": "mq-conformance"})
+        wrapper.append(root)
+        root = wrapper
+    for old in [suite for suite in root.findall("testsuite") if suite.get("name", "").startswith(SUITE_PREFIX)]:
+        root.remove(old)
+    by_area: dict[str, list[dict]] = {}
+    for record in records:
+        by_area.setdefault(area_of(record, registry), []).append(record)
+    for area in sorted(by_area):
+        cases = [_testcase(record, area) for record in by_area[area]]
+        suite = ET.SubElement(root, "testsuite", {
+            "name": SUITE_PREFIX + area, "tests": str(len(cases)),
+            "failures": str(sum(case.find("failure") is not None for case in cases)),
+            "errors": str(sum(case.find("error") is not None for case in cases)),
+            "skipped": str(sum(case.find("skipped") is not None for case in cases)), "time": "0"})
+        suite.extend(cases)
+    for total in ("tests", "failures", "errors", "skipped"):
+        root.set(total, str(sum(int(suite.get(total, "0") or 0) for suite in root.findall("testsuite"))))
+    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+    return path
+
+
+# -- Allure --------------------------------------------------------------------------------------------------
+
+_ALLURE_STATUS = {PASSED: "passed", FAILED: "failed", UNEXPECTED_PASS: "failed", ERROR: "broken",
+                  NOT_CLAIMED: "skipped", EXPECTED_FAILURE: "skipped"}
+
+
+def _allure_result(record: dict, area: str, adapter: str) -> dict:
+    status = record.get("status", "")
+    message, details = failure_message(record)
+    steps = []
+    for step in record.get("steps", []):
+        steps.append({
+            "name": xml_text(f"step {step.get('index')} {step.get('op')} (line {step.get('line')})", 300),
+            "status": _ALLURE_STATUS.get(step.get("status"), "skipped"),
+            "parameters": [{"name": "call", "value": xml_text(step.get("call"), 2000)},
+                           {"name": "expected", "value": xml_text(step.get("expect") or {}, 2000)},
+                           {"name": "actual", "value": xml_text(step.get("outcome") or {}, 2000)}],
+            "steps": [], "attachments": []})
+    labels = [{"name": "parentSuite", "value": "scenarios"}, {"name": "suite", "value": area},
+              {"name": "feature", "value": area}, {"name": "framework", "value": "mqconf"},
+              {"name": "host", "value": xml_text(adapter, 200)}, {"name": "tag", "value": ALLURE_MARK}]
+    for clause_id in record.get("clauses", []):
+        labels += [{"name": "story", "value": clause_id}, {"name": "clause", "value": clause_id}]
+    result = {
+        "uuid": str(uuid.uuid4()), "historyId": f"scenario:{record['id']}", "testCaseId": f"scenario:{record['id']}",
+        "name": xml_text(record["id"], 200), "fullName": f"{SUITE_PREFIX}{area}.{record['id']}",
+        "description": xml_text(record.get("title", ""), 1000), "status": _ALLURE_STATUS.get(status, "unknown"),
+        "stage": "finished", "labels": labels, "steps": steps, "attachments": [],
+        "parameters": [{"name": "file", "value": xml_text(record.get("path", ""), 500)}],
+    }
+    if status not in (PASSED,):
+        result["statusDetails"] = {"message": message if status != NOT_CLAIMED else
+                                   xml_text(f"not claimed: {record.get('reason', '')}", 500),
+                                   "trace": details}
+    return result
+
+
+def write_allure(directory: Path, records: list[dict], registry: Registry, adapter: str = "") -> int:
+    """Write one Allure result per scenario into ``directory/allure-results`` (replacing those of an earlier
+    write); returns how many."""
+    folder = directory / "allure-results"
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*-result.json"):
+        try:
+            if ALLURE_MARK in old.read_text(encoding="utf-8"):
+                old.unlink()
+        except OSError:
+            continue
+    for record in records:
+        result = _allure_result(record, area_of(record, registry), adapter)
+        (folder / f"{result['uuid']}-result.json").write_text(json.dumps(result, ensure_ascii=False),
+                                                              encoding="utf-8")
+    return len(records)
+
+
+def write_ci_results(directory: Path, registry: Registry) -> dict[str, Any]:
+    """Every scenario of the run folder ``directory`` into its ``junit.xml`` and ``allure-results/``."""
+    records = read_records(directory)
+    adapter = ""
+    try:
+        adapter = json.loads((directory / "run.json").read_text(encoding="utf-8"))["adapter"]["name"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    junit = merge_junit(directory, records, registry)
+    allure = write_allure(directory, records, registry, adapter)
+    return {"junit": junit, "scenarios": len(records), "allure": allure}
