@@ -27,6 +27,7 @@ from reference.calls import (
     decode_od,
     decode_options,
     decode_queue,
+    decode_set,
     decode_structure,
     encode_bytes,
     encode_structure,
@@ -168,6 +169,10 @@ class ReferenceAdapter:
             raise CallError("expected a list of MQIA_* or MQCA_* names", "Selectors")
         return outcome(self.world.inquire(*self._handle(args), selectors))
 
+    def _set(self, args: dict) -> Outcome:
+        selectors, int_attrs = decode_set(args, "")
+        return outcome(self.world.set(*self._handle(args), selectors, int_attrs))
+
     def _advance_clock(self, args: dict) -> Outcome:
         ms = args.get("milliseconds")
         if not isinstance(ms, int) or isinstance(ms, bool) or ms < 0:
@@ -206,7 +211,7 @@ class ReferenceAdapter:
     _OPS: dict[str, Callable[[ReferenceAdapter, dict], Outcome]] = {
         "define_queue": _define_queue, "define_qmgr": _define_qmgr, "connect": _connect, "disconnect": _disconnect, "open": _open,
         "close": _close, "put": _put, "put1": _put1, "get": _get, "commit": _commit, "backout": _backout,
-        "inquire": _inquire, "advance_clock": _advance_clock,
+        "inquire": _inquire, "set": _set, "advance_clock": _advance_clock,
         "define_channel": _define_channel, "set_channel": _set_channel, "suspend_qmgr": _suspend_qmgr,
         "resume_qmgr": _resume_qmgr, "alter_queue": _alter_queue, "deliver": _deliver,
     }

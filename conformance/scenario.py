@@ -40,6 +40,7 @@ from reference.calls import (
     decode_options,
     decode_qmgr,
     decode_queue,
+    decode_set,
     decode_structure,
 )
 
@@ -161,7 +162,9 @@ def check_call(call: Call) -> None:
         check_cluster_call(op, args)
     if op in ("open", "put1"):
         decode_od(args, "")
-    if op in ("open", "put", "get", "close", "inquire") and not isinstance(args.get("handle"), str):
+    if op == "set":
+        decode_set(args, "")
+    if op in ("open", "put", "get", "close", "inquire", "set") and not isinstance(args.get("handle"), str):
         raise CallError("needs a 'handle' name", "handle")
     if op in ("open", "close"):
         decode_options(args.get("Options", []), "MQOO" if op == "open" else "MQCO", "Options")
@@ -190,6 +193,7 @@ def check_call(call: Call) -> None:
         "close": {"handle", "Options"}, "put": {"handle", "MD", "PMO", "data"},
         "put1": {"queue", "ObjectQMgrName", "MD", "PMO", "data", "connection"},
         "get": {"handle", "MD", "GMO", "BufferLength"}, "inquire": {"handle", "Selectors"},
+        "set": {"handle", "Selectors", "IntAttrs"},
     }[op]
     for key in args:
         if key not in known:

@@ -29,7 +29,7 @@ from .structures import MQGMO, MQMD, MQOD, MQPMO
 
 OPS = {
     "define_queue", "connect", "disconnect", "open", "close", "put", "put1", "get", "commit", "backout",
-    "inquire", "advance_clock", "define_qmgr",
+    "inquire", "set", "advance_clock", "define_qmgr",
     # clusters (reference/cluster/): topology changes and channel delivery
     "define_channel", "set_channel", "suspend_qmgr", "resume_qmgr", "alter_queue", "deliver",
 }
@@ -346,6 +346,23 @@ def decode_od(args: Mapping[str, Any], path: str) -> MQOD:
     if not isinstance(dynamic, str) or len(dynamic) > 48:
         raise CallError("expected text of at most 48 characters", _join(path, "DynamicQName"))
     return MQOD(queue, qmgr, dynamic)
+
+
+def decode_set(args: Mapping[str, Any], path: str) -> tuple[list[str], list[int]]:
+    """``set`` (MQSET): ``Selectors`` (MQIA_*/MQCA_* names) and ``IntAttrs`` (numbers, or MQQA_*, MQTC_*, MQTT_*
+    names), the values of the integer selectors in their order."""
+    selectors = args.get("Selectors", [])
+    if not isinstance(selectors, list) or not all(isinstance(s, str) and s.startswith(("MQIA_", "MQCA_"))
+                                                  for s in selectors):
+        raise CallError("expected a list of MQIA_* or MQCA_* names", _join(path, "Selectors"))
+    unknown = [s for s in selectors if s not in constants.VALUES]
+    if unknown:
+        raise CallError(f"unknown MQ constant {unknown[0]}", _join(path, "Selectors"))
+    values = args.get("IntAttrs", [])
+    if not isinstance(values, list):
+        raise CallError("expected a list of whole numbers or MQQA_*/MQTC_*/MQTT_* names", _join(path, "IntAttrs"))
+    ints = [decode_int(v, ("MQQA", "MQTC", "MQTT"), f"{_join(path, 'IntAttrs')}[{i}]") for i, v in enumerate(values)]
+    return selectors, ints
 
 
 def names(value: int, family: str) -> str:

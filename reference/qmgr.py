@@ -18,6 +18,7 @@ from . import get as get_module
 from . import inquire as inquire_module
 from . import open as open_module
 from . import put as put_module
+from . import set as set_module
 from . import syncpoint
 from .clock import Clock
 from .constants import VALUES
@@ -211,3 +212,10 @@ class QueueManager:
         if isinstance(found, Result):
             return found
         return inquire_module.inquire(self, found[1], selectors)
+
+    def set(self, hconn: int, hobj: int, selectors: list[str], int_attrs: list[int]) -> Result:
+        """MQSET of integer attributes (see reference/set.py)."""
+        found = self._live_handle(hconn, hobj)
+        if isinstance(found, Result):
+            return found
+        return set_module.set_attributes(self, found[1], selectors, int_attrs)

@@ -325,7 +325,7 @@ def test_malformed_call_of_each_op_is_refused(call, where):
 def test_every_op_has_a_minimal_accepted_call():
     minimal = {"define_queue": {"name": "Q1"}, "advance_clock": {"milliseconds": 0}, "put1": {"queue": "Q"},
                "open": {"handle": "h", "queue": "Q"}, "close": {"handle": "h"}, "put": {"handle": "h"},
-               "get": {"handle": "h"}, "inquire": {"handle": "h"}, "define_channel": {"name": "TO.QM2"},
+               "get": {"handle": "h"}, "inquire": {"handle": "h"}, "set": {"handle": "h"}, "define_channel": {"name": "TO.QM2"},
                "set_channel": {"name": "TO.QM2", "state": "MQCHS_STOPPED"}, "suspend_qmgr": {"qmgr": "QM2"},
                "resume_qmgr": {"qmgr": "QM2"}, "alter_queue": {"name": "Q1"}}
     for op in OPS:

@@ -296,6 +296,9 @@ class Cluster:
     def inquire(self, qmgr: str, hconn: int, hobj: int, selectors: list[str]) -> Result:
         return self.qmgr(qmgr).inquire(hconn, hobj, selectors)
 
+    def set(self, qmgr: str, hconn: int, hobj: int, selectors: list[str], int_attrs: list[int]) -> Result:
+        return self.qmgr(qmgr).set(hconn, hobj, selectors, int_attrs)
+
     def advance_clock(self, milliseconds: int) -> Result:
         """Let time pass for every queue manager (they share one clock)."""
         return self.qm.advance_clock(milliseconds)
