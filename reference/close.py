@@ -50,6 +50,7 @@ def close_queue(qm: QueueManager, conn: Connection, handle: ObjectHandle, option
         "group_flags_changed": False,
         "persistence_differs": False,
         "syncpoint_differs": False,
+        "left_logical_order": False,
     }
     comp_code, reason, clauses = check_consistency(qm, position, facts, "MQCLOSE")
 

@@ -275,7 +275,8 @@ def get(
     What the options decide is looked up once per combination (:func:`get_request`); the rest is done here.
 
     Clauses: get.options.*, get.not-open-for-input, get.browse.*, get.get-inhibited, get.match.*,
-    get.logical-order.*, get.all-msgs-available.*, get.all-segments-available.*, get.complete-msg.*,
+    get.logical-order.*, get.all-msgs-available.*, get.all-segments-available.*, get.complete-msg.* (with
+    get.complete-msg.inconsistent-ccsids and get.complete-msg.inconsistent-encodings),
     get.no-msg-available, get.wait.* (get.wait.interval-error), get.order.*, get.truncated.*, get.syncpoint.*, get.status.*.
     """
     request = get_request(qm, gmo, md, handle)
@@ -370,12 +371,13 @@ def get(
         clauses.append("get.order.priority-then-physical" if queue.definition.MsgDeliverySequence == 0
                        else "get.order.fifo")
 
-    pieces = [message]
+    pieces, inconsistent = [message], None
     if complete and message.md.MsgFlags & msgflags.SEGMENT:
         pieces = segmentation.logical_message(queue, message)
         if pieces is None:
             return _no_message(qm, gmo, clauses + ["get.complete-msg.only-whole"])
         clauses.append("get.complete-msg.reassembled")
+        pieces, inconsistent = segmentation.consistent_prefix(pieces)
     data = pieces[0].data if len(pieces) == 1 else b"".join(piece.data for piece in pieces)
     persistent = message.md.Persistence == MQPER_PERSISTENT
     if options & GMO_MARK_BROWSE_CO_OP and \
@@ -400,6 +402,10 @@ def get(
             comp_code = MQCC_WARNING
             reason = "MQRC_INCOMPLETE_MSG" if position.current_logical_message else "MQRC_INCOMPLETE_GROUP"
             clauses.append("get.logical-order.dropped-mid-group")
+    if inconsistent is not None:
+        # Only the leading segments that agree are returned; the rest stay on the queue.
+        comp_code, reason = MQCC_WARNING, inconsistent[0]
+        clauses.append(inconsistent[1])
     remove = destructive  # a browse never removes (get.browse.does-not-remove)
     if browse:
         clauses.append("get.browse.does-not-remove")
@@ -418,7 +424,10 @@ def get(
 
     # -- take the message, move the cursor, remember the position ------------------------------------------
     out = message.md.copy()
-    if len(pieces) > 1 or complete and message.md.MsgFlags & msgflags.SEGMENT:
+    if inconsistent is not None:
+        # Part of a logical message: the first segment's descriptor, still a segment that is not the last.
+        out.MsgFlags = (out.MsgFlags & ~msgflags.LAST_SEGMENT) | msgflags.SEGMENT
+    elif len(pieces) > 1 or complete and message.md.MsgFlags & msgflags.SEGMENT:
         # The reassembled message carries the first segment's descriptor, flagged as the only segment.
         out.MsgFlags |= msgflags.ANY_SEGMENT
     if remove:
@@ -457,7 +466,8 @@ def get(
     gmo_out = MQGMO(Version=gmo.Version, Options=gmo.Options, WaitInterval=gmo.WaitInterval,
                     ResolvedQName=queue.definition.name, MatchOptions=gmo.MatchOptions)
     if gmo.Version >= MQGMO_VERSION_2:
-        flags = message.md.MsgFlags | (out.MsgFlags & msgflags.ANY_SEGMENT if len(pieces) > 1 else 0)
+        flags = out.MsgFlags if inconsistent is not None else \
+            message.md.MsgFlags | (out.MsgFlags & msgflags.ANY_SEGMENT if len(pieces) > 1 else 0)
         gmo_out.GroupStatus, gmo_out.SegmentStatus, gmo_out.Segmentation = msgflags.statuses(flags)
         clauses.append("get.status.group-and-segment")
     if gmo.Version >= MQGMO_VERSION_3:

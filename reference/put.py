@@ -35,6 +35,13 @@ MQPER_PERSISTENCE_AS_Q_DEF = VALUES["MQPER_PERSISTENCE_AS_Q_DEF"]
 MQPRI_PRIORITY_AS_Q_DEF = VALUES["MQPRI_PRIORITY_AS_Q_DEF"]
 MQQDT_TEMPORARY_DYNAMIC = VALUES["MQQDT_TEMPORARY_DYNAMIC"]
 MAX_SEQ_OR_OFFSET = 999_999_999
+MQMT_REPORT = VALUES["MQMT_REPORT"]
+MQOL_UNDEFINED = VALUES["MQOL_UNDEFINED"]
+# Each report type as (the option, its with-data form, its with-full-data form): the full form's bits cover the
+# others, so ``report & full`` reads which of the three a Report field asks for.
+REPORT_TYPES = tuple((VALUES[f"MQRO_{kind}"], VALUES[f"MQRO_{kind}_WITH_DATA"], VALUES[f"MQRO_{kind}_WITH_FULL_DATA"])
+                     for kind in ("EXCEPTION", "EXPIRATION", "COA", "COD"))
+REPORT_DATA_BYTES = 100  # a *_WITH_DATA report carries the first 100 bytes of the message's data
 
 TABLE1 = "put.logical-order.table1"
 TABLE2 = "put.close-outcome.table2"
@@ -199,6 +206,7 @@ def _group_decision(qm: QueueManager, request: PutRequest, position: GroupPositi
             "group_flags_changed": (in_group, last_in_group) != (position.in_group, position.last_in_group),
             "persistence_differs": persistence != position.persistence,
             "syncpoint_differs": syncpoint != position.in_syncpoint,
+            "left_logical_order": position.logical_order and not logical,
         }
         comp_code, reason, decided = check_consistency(qm, position, facts, table2_call(logical))
         clauses.extend(decided)
@@ -240,7 +248,7 @@ def put(
     Clauses: put.options.*, put.logical-order.*, put.group-consistency.*, put.close-outcome.*, msgflags.*,
     md.version-1-ignores-group-fields, put.persistence.*, put.priority.*, put.put-inhibited,
     put.msg-too-big-for-q, put.msg-too-big-for-q-mgr, put.q-full, put.msg-seq-number-range, put.offset-range,
-    put.msgid.*, put.correlid.*, put.syncpoint.*, put.put1-no-group-check.
+    put.msgid.*, put.correlid.*, put.syncpoint.*, put.put1-no-group-check, put.original-length.*.
     """
     options = pmo.Options
     version2 = md.Version >= MQMD_VERSION_2
@@ -251,6 +259,9 @@ def put(
     clauses = list(request.clauses)
     if flags.segment and not flags.last_segment and not data:
         return failure("MQRC_SEGMENT_LENGTH_ZERO", "msgflags.segment-length-zero")
+    if flags.segment and md.MsgType == MQMT_REPORT and not _original_length_valid(md.OriginalLength, len(data),
+                                                                                    flags.last_segment):
+        return failure("MQRC_ORIGINAL_LENGTH_ERROR", "put.original-length.report-segment")
 
     definition = queue.definition
     defaults = definition if via is None else via
@@ -340,6 +351,9 @@ def put(
         stored.MsgFlags = stored_flags
     if md.BackoutCount:
         stored.BackoutCount = 0
+    original_length = _stored_original_length(md, flags.segment, len(data))
+    if original_length != md.OriginalLength:
+        stored.OriginalLength = original_length
     uow = None
     if syncpoint:
         uow = qm.unit_of_work(conn)
@@ -370,6 +384,31 @@ def put(
     return Result(comp_code, VALUES[reason], clauses, out, pmo_out)  # md, pmo
 
 
+def _original_length_valid(original_length: int, length: int, last_segment: bool) -> bool:
+    """Whether a report message that is a segment gives an OriginalLength the queue manager accepts: more than
+    zero (not less than zero for a last segment) and not less than the data put. Clause:
+    put.original-length.report-segment."""
+    return original_length >= length and (original_length >= 0 if last_segment else original_length > 0)
+
+
+def _stored_original_length(md: MQMD, segment: bool, length: int) -> int:
+    """The OriginalLength the message is stored with: a report segment's own value, the data length of any other
+    segment, MQOL_UNDEFINED for everything else. Clause: put.original-length.stored."""
+    if not segment:
+        return MQOL_UNDEFINED
+    return md.OriginalLength if md.MsgType == MQMT_REPORT else length
+
+
+def reduced_report(report: int) -> int:
+    """``report`` with each *_WITH_DATA report option changed to the plain option (a segment that holds none of
+    the first 100 bytes of the message's data). *_WITH_FULL_DATA is left as it is. Clause:
+    segmentation.report-options."""
+    for plain, with_data, full in REPORT_TYPES:
+        if report & full == with_data:
+            report = (report & ~full) | plain
+    return report
+
+
 def _group_id(qm: QueueManager, rule: str, position: GroupPosition, field: bytes) -> bytes:
     if rule == "MQGI_NONE":
         return NONE_ID
@@ -386,11 +425,17 @@ def _segments(stored: MQMD, pieces: list[bytes], clauses: list[str]) -> list[tup
     Each segment has MQMF_SEGMENT, the last also MQMF_LAST_SEGMENT unless the application's own message was a
     segment that is not the last; offsets run on from the message's own Offset. Every segment keeps the
     message's MsgId. A segment put with segmentation allowed is split further the same way
-    (segmentation.segment-split-further). Clauses: segmentation.flags-on-stored-copies, segmentation.msgid-shared.
+    (segmentation.segment-split-further). Format, CodedCharSetId and Encoding describe the data at the start of
+    each segment, which for the opaque data of user-defined formats and MQFMT_STRING are the message's own; a
+    segment that starts at or after byte 100 of the message's data has its *_WITH_DATA report options reduced.
+    Clauses: segmentation.flags-on-stored-copies, segmentation.msgid-shared, segmentation.segment-describes-its-data,
+    segmentation.report-options.
     """
     if len(pieces) == 1:
         return [(stored, pieces[0])]
-    clauses.extend(["segmentation.flags-on-stored-copies", "segmentation.msgid-shared"])
+    clauses.extend(["segmentation.flags-on-stored-copies", "segmentation.msgid-shared",
+                    "segmentation.segment-describes-its-data"])
+    reduced = reduced_report(stored.Report)
     ends_logical_message = not (stored.MsgFlags & msgflags.SEGMENT) or bool(stored.MsgFlags & msgflags.LAST_SEGMENT)
     result, offset = [], stored.Offset
     for index, piece in enumerate(pieces):
@@ -399,6 +444,10 @@ def _segments(stored: MQMD, pieces: list[bytes], clauses: list[str]) -> list[tup
         if index == len(pieces) - 1 and ends_logical_message:
             md.MsgFlags |= msgflags.LAST_SEGMENT
         md.Offset = offset
+        if offset >= REPORT_DATA_BYTES and reduced != md.Report:
+            md.Report = reduced
+            if "segmentation.report-options" not in clauses:
+                clauses.append("segmentation.report-options")
         offset += len(piece)
         result.append((md, piece))
     return result

@@ -55,6 +55,22 @@ def logical_message(queue: LocalQueue, first: StoredMessage) -> list[StoredMessa
     return None
 
 
+def consistent_prefix(pieces: list[StoredMessage]) -> tuple[list[StoredMessage], tuple[str, str] | None]:
+    """The leading segments of a complete logical message whose CodedCharSetId and Encoding equal the first
+    segment's, and the warning (reason name, clause) when some segment differs; (pieces, None) otherwise.
+
+    When one segment differs in both, MQRC_INCONSISTENT_CCSIDS is the reason (a decision: IBM does not rank them).
+    Clauses: get.complete-msg.inconsistent-ccsids, get.complete-msg.inconsistent-encodings.
+    """
+    first = pieces[0].md
+    for index, piece in enumerate(pieces[1:], start=1):
+        if piece.md.CodedCharSetId != first.CodedCharSetId:
+            return pieces[:index], ("MQRC_INCONSISTENT_CCSIDS", "get.complete-msg.inconsistent-ccsids")
+        if piece.md.Encoding != first.Encoding:
+            return pieces[:index], ("MQRC_INCONSISTENT_ENCODINGS", "get.complete-msg.inconsistent-encodings")
+    return pieces, None
+
+
 def group_complete(queue: LocalQueue, group_id: bytes) -> bool:
     """Whether every message of a group, and every segment of each, is on the queue and visible.
 

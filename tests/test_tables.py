@@ -124,7 +124,7 @@ def test_table1_and_the_consistency_rows_decide_every_logical_order_put():
         if matches or not facts["logical_order"]:
             continue
         consistency = {"closing": False, "group_flags_changed": False, "persistence_differs": False,
-                       "syncpoint_differs": False, **{k: facts[k] for k in ("current_group", "current_logical_message",
+                       "syncpoint_differs": False, "left_logical_order": False, **{k: facts[k] for k in ("current_group", "current_logical_message",
                                                                          "in_group", "segment")}}
         if consistency["current_logical_message"] and not consistency["current_group"] and facts["in_group"]:
             consistency["group_flags_changed"] = True
@@ -197,6 +197,12 @@ def _situation(session: Session, row_id: str) -> Outcome:
     if row_id == "put.group-consistency.uow-in-logical-message":
         session.ok("put", handle="h", PMO=logical, MD=segment, data="x")
         return put(in_uow, segment)
+    if row_id == "put.group-consistency.left-logical-order-incomplete-msg":
+        session.ok("put", handle="h", PMO=logical, MD=segment, data="x")
+        return put({}, {**segment, "GroupId": "ANOTHER-MESSAGE"})
+    if row_id == "put.group-consistency.left-logical-order-incomplete-group":
+        session.ok("put", handle="h", PMO=logical, MD=group, data="x")
+        return put({}, {**group, "GroupId": "ANOTHER-GROUP"})
     raise AssertionError(f"no situation written for {row_id}: add one so every row is tested")
 
 
@@ -206,8 +212,9 @@ def test_inconsistent_logical_order_call_reports_the_reason_of_its_row(adapter, 
     _open(session)
     outcome = _situation(session, row.id)
     closing = row.when.get("closing") is True
-    expected_cc = TABLE2.lookup(call="MQCLOSE" if closing else "MQPUT with MQPMO_LOGICAL_ORDER",
-                                previous_logical_order=True).then["CompCode"]
+    call = "MQCLOSE" if closing else "MQPUT without MQPMO_LOGICAL_ORDER" if row.when.get("left_logical_order") is True \
+        else "MQPUT with MQPMO_LOGICAL_ORDER"
+    expected_cc = TABLE2.lookup(call=call, previous_logical_order=True).then["CompCode"]
     assert (outcome.CompCode, outcome.Reason) == (expected_cc, row.then["Reason"])
 
 
