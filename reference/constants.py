@@ -331,7 +331,7 @@ _FROM_HEADER: dict[str, int] = {
     # Feedback and report initial values
     "MQFB_NONE": 0,
     "MQRO_NONE": 0,
-    # Report options whose data part the queue manager reduces on segments (seed 003, segmentation.report-options).
+    # Report options whose data part the queue manager reduces on segments (document msgflags, segmentation.report-options).
     "MQRO_EXCEPTION": 0x01000000,
     "MQRO_EXCEPTION_WITH_DATA": 0x03000000,
     "MQRO_EXCEPTION_WITH_FULL_DATA": 0x07000000,
