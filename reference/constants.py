@@ -331,19 +331,6 @@ _FROM_HEADER: dict[str, int] = {
     # Feedback and report initial values
     "MQFB_NONE": 0,
     "MQRO_NONE": 0,
-    # Report options whose data part the queue manager reduces on segments (document msgflags, segmentation.report-options).
-    "MQRO_EXCEPTION": 0x01000000,
-    "MQRO_EXCEPTION_WITH_DATA": 0x03000000,
-    "MQRO_EXCEPTION_WITH_FULL_DATA": 0x07000000,
-    "MQRO_EXPIRATION": 0x00200000,
-    "MQRO_EXPIRATION_WITH_DATA": 0x00600000,
-    "MQRO_EXPIRATION_WITH_FULL_DATA": 0x00E00000,
-    "MQRO_COA": 0x00000100,
-    "MQRO_COA_WITH_DATA": 0x00000300,
-    "MQRO_COA_WITH_FULL_DATA": 0x00000700,
-    "MQRO_COD": 0x00000800,
-    "MQRO_COD_WITH_DATA": 0x00001800,
-    "MQRO_COD_WITH_FULL_DATA": 0x00003800,
     # Integer attribute selectors for MQINQ beyond section 1.8 of the fact sheet
     "MQIA_CURRENT_Q_DEPTH": 3,
     "MQIA_DEF_PERSISTENCE": 5,
