@@ -34,7 +34,7 @@ from .emulator import Emulator, EmulatorError
 
 NATIVE_NAME = "ibmmq.ibmmqc"
 
-__all__ = ["Emulator", "EmulatorError", "emulated_mq", "install", "install_unless_client", "load_ibmmq"]
+__all__ = ["Emulator", "EmulatorError", "EmulatorUnavailable", "emulated_mq", "install", "install_unless_client", "load_ibmmq"]
 
 
 class EmulatorUnavailable(Exception):

@@ -7,12 +7,23 @@ the server take what has become visible on it. A request is parsed with IBM's ow
 MQCFH of type MQCFT_RESPONSE (Control MQCFC_LAST) with the command's completion and reason, put with MQMT_REPLY,
 Format MQFMT_ADMIN and the request's MsgId as CorrelId (IBM MQ's "Responses" to PCF commands).
 
-Commands answered (IBM MQ's "PCF commands and responses" reference): Create Queue (MQCMD_CREATE_Q, local queues,
-with MQIACF_REPLACE), Change Queue (MQCMD_CHANGE_Q), Delete Queue (MQCMD_DELETE_Q, with MQIACF_PURGE), Change
-Queue Manager (MQCMD_CHANGE_Q_MGR: MsgMarkBrowseInterval) and Ping Queue Manager. The queue attributes are
-those of the model (:class:`reference.queue.QueueDefinition`), by their PCF parameter (the MQIA_* selector).
-Any other command fails with MQRCCF_COMMAND_FAILED; an unknown parameter with MQRCCF_CFIN_PARM_ID_ERROR or
-MQRCCF_CFST_PARM_ID_ERROR.
+Commands answered, as IBM documents them:
+
+- Create Queue and Change Queue ("Change, Copy, and Create Queue", IBM MQ documentation,
+  https://www.ibm.com/docs/en/SSFKSJ_9.2.0/com.ibm.mq.ref.adm.doc/q086990_.html): Create sets every attribute it
+  does not give to the default local queue's value and needs MQIACF_REPLACE to replace an existing queue; Change
+  leaves every attribute it does not give as it was. Local queues only.
+- Delete Queue ("MQCMD_DELETE_Q (Delete Queue)",
+  https://www.ibm.com/docs/en/ibm-mq/10.0.x?topic=formats-mqcmd-delete-q-delete-queue, and "DELETE queues",
+  https://ibm.com/docs/SSFKSJ_9.3.0/refadmin/q085890_.html): refused while an application has the queue open or
+  it holds uncommitted messages, or while it holds messages unless MQIACF_PURGE is MQPO_YES.
+- Change Queue Manager (MsgMarkBrowseInterval only) and Ping Queue Manager.
+
+The queue attributes are those of the model (:class:`reference.queue.QueueDefinition`), by their PCF parameter
+(the MQIA_* selector). Any other command fails with MQRCCF_COMMAND_FAILED; an unknown parameter with
+MQRCCF_CFIN_PARM_ID_ERROR or MQRCCF_CFST_PARM_ID_ERROR. Where the pages name no reason code the choice is ours:
+MQRCCF_OBJECT_OPEN for an open queue, MQRC_OBJECT_IN_USE for uncommitted messages, MQRC_Q_NOT_EMPTY for messages
+without PURGE.
 """
 
 from __future__ import annotations
@@ -20,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from reference.queue import QueueDefinition
+from reference.queue import VISIBLE, QueueDefinition
 from reference.structures import MQGMO, MQMD, MQOD, MQPMO
 
 if TYPE_CHECKING:
@@ -174,6 +185,8 @@ class CommandServer:
         if queue == COMMAND_QUEUE or any(handle.queue == queue for handle in qm.handles.values()):
             raise PcfFailure("MQRCCF_OBJECT_OPEN")
         purge = parameters.get(self._value("MQIACF_PURGE"), self._value("MQPO_NO"))
+        if any(message.state != VISIBLE for message in existing.messages.values()):
+            raise PcfFailure("MQRC_OBJECT_IN_USE")
         if existing.depth and purge != self._value("MQPO_YES"):
             raise PcfFailure("MQRC_Q_NOT_EMPTY")
         self.emulator.forget_queue(self.qmgr, queue)
