@@ -1,4 +1,4 @@
-"""A status badge (SVG, in the familiar two-part shape) for a run: clauses passed out of all clauses."""
+"""A status badge (SVG, in the familiar two-part shape) for a run: its verdict, and clauses passed out of all."""
 
 from __future__ import annotations
 
@@ -22,13 +22,23 @@ def badge(label: str, message: str, colour: str) -> str:
 
 
 def badge_for(report: dict) -> str:
-    """Green when no claimed clause failed or passed unexpectedly; red otherwise; grey for an interrupted run."""
+    """The run's verdict: green only when it passed (complete, and nothing failed: no clause, scenario or test,
+    with or without a clause); red when something failed; grey and INCOMPLETE when results are missing."""
+    verdict = report["verdict"]
     by_status = report["summary"]["clauses_by_status"]
     total = report["summary"]["clauses"]
     passed = by_status.get("passed", 0)
-    broken = by_status.get("failed", 0) + by_status.get("unexpected pass", 0)
-    if not report["complete"]:
-        colour, message = "#9e9e9e", f"{passed}/{total} (interrupted)"
+    counts = verdict["counts"]
+    if verdict["status"] == "incomplete":
+        colour, message = "#9e9e9e", f"INCOMPLETE {passed}/{total}"
+    elif verdict["status"] == "failed":
+        parts = [f"{counts['failed_clauses']} clauses failed"] if counts["failed_clauses"] else []
+        unattributed = counts["failed_scenarios"] + counts["failed_tests"] if not parts else 0
+        if unattributed:
+            parts.append(f"{unattributed} failed")
+        if counts["unexpected_passes"] and not parts:
+            parts.append(f"{counts['unexpected_passes']} unexpected passes")
+        colour, message = "#c62828", f"{passed}/{total}, " + ", ".join(parts)
     else:
-        colour, message = ("#c62828" if broken else "#2e7d32"), f"{passed}/{total} clauses"
+        colour, message = "#2e7d32", f"{passed}/{total} clauses"
     return badge(f"MQ conformance: {report['adapter']['name']}", message, colour)

@@ -145,7 +145,7 @@ def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path 
                     seen += 1
                     if record.get("kind") == "collected":
                         progress = Progress(record["count"])
-                    elif progress is not None:
+                    elif progress is not None and record.get("kind") == "test":
                         done += 1
                         progress.step(record["id"].rsplit("::", 1)[-1])
                 if finished:
@@ -226,11 +226,15 @@ def run_campaigns(adapter_name: str, campaigns: Sequence[Path] | None) -> list[d
 
 def run_conformance(adapter_name: str, output: Path, profile: str = "quick", expectations: Path | None = None,
                     scenario_paths: Sequence[Path] | None = None, allure: bool = False,
-                    campaigns: Sequence[Path] | None = None) -> int:
+                    campaigns: Sequence[Path] | None = None, strict: bool = False) -> int:
     """A conformance run: every scenario, then (for a whole-suite run) the table tests and state machines, written
     as they finish; then the reports. ``scenario_paths`` runs only those scenarios, and no tests. ``campaigns``
     are campaign folders (or their summary.json) whose results the report includes; ``None`` includes the
-    latest campaign of this adapter under reports/campaigns/, ``[]`` none."""
+    latest campaign of this adapter under reports/campaigns/, ``[]`` none. ``strict``: a difference where the
+    model decided (the documents are silent) fails the run too.
+
+    The exit status is the report's verdict: 0 only when it passed (complete, and nothing failed); 1 when
+    anything failed or any planned result is missing (INCOMPLETE)."""
     from .pytest_plugin import load_expectations
 
     scenarios = _load_all(scenario_paths or [fixtures.SCENARIOS])
@@ -241,15 +245,17 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
         raise ReportError(str(exc)) from None
     included = run_campaigns(adapter_name, campaigns)  # before the adapter starts: a bad path costs nothing
     adapter = load(adapter_name)
-    writer = RunWriter(output, adapter, profile, expected, included)
-    tests_failed = 0
+    writer = RunWriter(output, adapter, profile, expected, included, planned=[s.id for s in scenarios], strict=strict)
     try:
         try:
-            counts = _run_list(scenarios, adapter, writer, registry)
+            _run_list(scenarios, adapter, writer, registry)
         finally:
             adapter.close()
-        if scenario_paths is None:
-            tests_failed = run_tests(adapter_name, output, profile, expectations)[1]
+        if scenario_paths is None and any((fixtures.ROOT.parent / f).exists() for f in ADAPTER_TESTS):
+            writer.plan_tests()
+            run_tests(adapter_name, output, profile, expectations)
+        elif scenario_paths is None:
+            run_tests(adapter_name, output, profile, expectations)  # says why no tests run
     except KeyboardInterrupt:
         write_reports(output, registry)
         print(f"interrupted; the report of what finished: {output / 'conformance.html'}")
@@ -258,6 +264,7 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
     report = json.loads(paths["json"].read_text())
     by_status = report["summary"]["clauses_by_status"]
     print(f"clauses: " + ", ".join(f"{n} {k}" for k, n in by_status.items() if n))
+    print(report["verdict"]["headline"])
     print(f"report: {paths['json']}")
     print(f"summary: {paths['summary']}")
     print(f"badge: {paths['badge']}")
@@ -273,8 +280,7 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
         if index:
             print(f"allure: {index}")
     print(f"html: {paths['html']}")
-    broken = counts[FAILED] or counts[ERROR] or tests_failed or by_status.get(FAILED) or by_status.get(UNEXPECTED_PASS)
-    return EXIT_FAILURES if broken else EXIT_OK
+    return EXIT_OK if report["verdict"]["status"] == "passed" else EXIT_FAILURES
 
 
 def write_matrix(runs: Sequence[Path], target: Path) -> Path:
@@ -291,9 +297,16 @@ def run_many(adapters: Sequence[str], output: Path | None, **options) -> int:
     """One run per adapter under ``output/<adapter>/``, then ``output/matrix.html``."""
     base = output or Path("reports") / new_run_id("matrix")
     statuses, runs = [], []
+    used: set[str] = set()
     for name in adapters:
         print(f"== {name}")
-        run_dir = base / safe_name(name)
+        folder = safe_name(name)
+        for number in range(2, len(adapters) + 2):  # two adapters whose names map to one folder never share it
+            if folder.lower() not in used:
+                break
+            folder = f"{safe_name(name)[:76]}-{number}"
+        used.add(folder.lower())
+        run_dir = base / folder
         statuses.append(run_conformance(name, run_dir, **options))
         runs.append(run_dir)
     path = write_matrix(runs, base / "matrix.html")
@@ -348,6 +361,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--output", type=Path, help="report folder (default reports/<run-id>)")
     run.add_argument("--expectations", type=Path, help="YAML file of this implementation's expected failures")
     run.add_argument("--allure", action="store_true", help="also make a single-file Allure HTML report")
+    run.add_argument("--strict", action="store_true",
+                     help="the implementation claims strict mode: a difference where the model decided (the "
+                          "documents are silent) fails the run like any other")
     run.add_argument("--scenarios", type=Path, nargs="+", default=None,
                      help="run only these scenario files or folders (and no tests)")
     included = run.add_mutually_exclusive_group()
@@ -402,7 +418,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "run":
             adapters = args.adapter or ["reference"]
             options = dict(profile=args.profile, expectations=args.expectations, scenario_paths=args.scenarios,
-                           allure=args.allure, campaigns=[] if args.no_campaign else args.campaigns)
+                           allure=args.allure, campaigns=[] if args.no_campaign else args.campaigns,
+                           strict=args.strict)
             if len(adapters) > 1:
                 return run_many(adapters, args.output, **options)
             return run_conformance(adapters[0], args.output or Path("reports") / new_run_id(adapters[0]), **options)
@@ -444,7 +461,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "strength":
             from .strength import run_strength
 
-            output = args.output or Path("reports") / "strength" / new_run_id("strength")
+            output = args.output or Path("reports") / "strength" / new_run_id("strength", Path("reports") / "strength")
             return run_strength(output, args.profile, max(args.jobs, 1), args.only, not args.no_tests)[0]
         if args.command == "lint":
             return lint(args.paths)

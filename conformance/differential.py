@@ -34,6 +34,15 @@ HANDLE_OPTIONS = ["MQOO_OUTPUT", "MQOO_INPUT_SHARED", "MQOO_BROWSE"]
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
+class Divergence(AssertionError):
+    """The implementation answered a call differently from the model. ``mq_clauses`` are the clauses the model
+    applied at that call: the rules the difference blames (the suite's pytest plugin records them)."""
+
+    def __init__(self, message: str, clauses: Any = ()):
+        super().__init__(message)
+        self.mq_clauses = list(clauses)
+
+
 def divergence_dir() -> Path:
     return Path(os.environ.get("MQCONF_REPORTS", "reports")) / "divergences"
 
@@ -85,8 +94,8 @@ class DifferentialMachine(RuleBasedStateMachine):
                              "expect": symbolic(left, self.identities, "left", self.policy)})
         if problems:
             path = self.write_scenario()
-            raise AssertionError(f"{self.impl.name} differs from the model on {call.op} {dict(call.args)}: "
-                                 + "; ".join(problems) + f"\n  minimal sequence written to {path}")
+            raise Divergence(f"{self.impl.name} differs from the model on {call.op} {dict(call.args)}: "
+                             + "; ".join(problems) + f"\n  minimal sequence written to {path}", left.clauses)
         return [f"$id{n}" for n in range(before + 1, self.identities.count + 1)]
 
     def write_scenario(self) -> Path:

@@ -13,9 +13,19 @@ from typing import Any, Iterable
 
 STATUS_COLOURS = {
     "passed": "#2e7d32", "failed": "#c62828", "error": "#c62828", "unexpected pass": "#ef6c00",
-    "expected failure": "#7b6f00", "not claimed": "#607d8b", "not covered": "#9e9e9e", "skipped": "#9e9e9e",
+    "expected failure": "#7b6f00", "decision differs": "#8e24aa", "not claimed": "#607d8b", "not covered": "#9e9e9e",
+    "skipped": "#9e9e9e", "inconclusive": "#9e9e9e", "incomplete": "#9e9e9e",
 }
-ORDER = ("passed", "failed", "unexpected pass", "expected failure", "not claimed", "not covered")
+ORDER = ("passed", "failed", "unexpected pass", "expected failure", "decision differs", "not claimed", "not covered")
+# What each status means, shown beside the area table (README's report section says the same at more length).
+MEANINGS = {
+    "passed": "every piece of evidence citing the clause passed",
+    "failed": "a scenario step or test that checks the clause got another answer than the documents give",
+    "decision differs": "the implementation differs where the model decided and the documents are silent; shown, "
+                        "not failed (unless the run is strict)",
+    "not claimed": "only scenarios or tests of capabilities the implementation does not claim check it",
+    "not covered": "nothing in this run checks it",
+}
 
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0 auto;max-width:1200px;padding:1em 2em;
@@ -136,6 +146,10 @@ def _json(value: Any) -> str:
     return _e(json.dumps(value, indent=1, ensure_ascii=False))
 
 
+def _bar_counts(counts: dict[str, Any]) -> dict[str, int]:
+    return {k: v for k, v in counts.items() if k in STATUS_COLOURS}
+
+
 def _areas(report: dict) -> dict[str, list[tuple[str, dict]]]:
     grouped: dict[str, list[tuple[str, dict]]] = {}
     for clause_id, clause in report["clauses"].items():
@@ -146,15 +160,24 @@ def _areas(report: dict) -> dict[str, list[tuple[str, dict]]]:
 def render_report(report: dict[str, Any]) -> str:
     """The run's report page: summary, failures, clause matrix by area, table-row coverage."""
     adapter, suite, summary = report["adapter"], report["suite"], report["summary"]
-    out = [f"<h1>Conformance report: {_e(adapter['name'])}</h1>"]
+    verdict = report["verdict"]
+    out = [f"<h1>Conformance report: {_e(adapter['name'])}</h1>",
+           f'<p id="verdict" class="{"ok" if verdict["status"] == "passed" else "warn"}" '
+           f'data-verdict="{_e(verdict["status"])}"><b>{_e(verdict["headline"])}</b></p>']
     if not report["complete"]:
-        out.append('<p class="warn" id="interrupted">This run was interrupted: the report holds only what finished '
-                   'before it stopped.</p>')
+        missing = report["missing"]
+        out.append('<div class="warn" id="incomplete"><p><b>INCOMPLETE</b>: this report holds only what finished; '
+                   "it is no certificate.</p><ul>" + "".join(f"<li>{_e(r)}</li>" for r in missing["reasons"]) + "</ul>")
+        for kind in ("scenarios", "tests"):
+            if missing[kind]:
+                out.append(f"<details><summary>{len(missing[kind])} {kind} without a result</summary><ul>"
+                           + "".join(f"<li><code>{_e(i)}</code></li>" for i in missing[kind]) + "</ul></details>")
+        out.append("</div>")
     out.append('<table class="meta">')
     for label, value in (
         ("adapter", f"{adapter['name']} {adapter['version']}"),
         ("capabilities claimed", ", ".join(adapter["capabilities"]) or "none"),
-        ("profile", report["profile"]),
+        ("profile", report["profile"] + (", strict" if report.get("strict") else "")),
         ("suite", f"{suite['version']}, commit {suite['commit']}, fixtures {suite['fixtures_hash']}"),
         ("started / finished", f"{report['started']} / {report['finished'] or 'did not finish'}"),
     ):
@@ -173,12 +196,25 @@ def render_report(report: dict[str, Any]) -> str:
             f"{tests['total']} run, {tests['passed']} passed, {tests['failed'] + tests['error']} failed, "
             f"{tests['not claimed']} not claimed.</p>",
             "<table id=\"areas\"><tr><th>area</th><th class=num>clauses</th><th class=num>passed</th>"
-            "<th class=num>share passed</th><th></th></tr>"]
+            "<th class=num>failed</th><th class=num>decision differs</th><th class=num>not claimed</th>"
+            "<th class=num>not covered</th><th class=num>share passed</th><th></th><th>clauses not covered</th></tr>"]
     for area, counts in summary["areas"].items():
-        out.append(f"<tr class=\"area\"><td>{_e(area)}</td><td class=num>{counts['total']}</td>"
-                   f"<td class=num>{counts['passed']}</td><td class=num>{_pct(counts['passed'], counts['total'])}</td>"
-                   f"<td>{stacked_bar({k: v for k, v in counts.items() if k != 'total'})}</td></tr>")
+        uncovered = counts.get("uncovered", [])
+        named = ("<details><summary>" + str(len(uncovered)) + "</summary>"
+                 + ", ".join(f'<a href="#c-{_e(c)}"><code>{_e(c)}</code></a>' for c in uncovered) + "</details>"
+                 if uncovered else "")
+        failed = counts.get("failed", 0) + counts.get("unexpected pass", 0)
+        out.append(f"<tr class=\"area\" data-area=\"{_e(area)}\"><td>{_e(area)}</td><td class=num>{counts['total']}</td>"
+                   f"<td class=\"num passed\">{counts['passed']}</td><td class=\"num failed\">{failed}</td>"
+                   f"<td class=\"num decision\">{counts.get('decision differs', 0)}</td>"
+                   f"<td class=\"num not-claimed\">{counts.get('not claimed', 0)}</td>"
+                   f"<td class=\"num not-covered\">{counts.get('not covered', 0)}</td>"
+                   f"<td class=num>{_pct(counts['passed'], counts['total'])}</td>"
+                   f"<td>{stacked_bar(_bar_counts(counts))}</td><td class=uncovered>{named}</td></tr>")
     out.append("</table>")
+    out.append("<details><summary>what the statuses mean</summary><ul>" + "".join(
+        f"<li>{status_tag(k)} {_e(v)}</li>" for k, v in MEANINGS.items()) + "</ul></details>")
+    out.append(render_decisions(report))
 
     out.append(f"<h2 id=\"failures\">Failures ({len(report['failures'])})</h2>")
     if not report["failures"]:
@@ -220,10 +256,33 @@ def render_report(report: dict[str, Any]) -> str:
     return _page(f"Conformance: {adapter['name']}", out)
 
 
+def render_decisions(report: dict) -> str:
+    """The clauses the model decided where the documents are silent, apart: their status and the decision, with
+    the differences first."""
+    decided = [(i, c) for i, c in report["clauses"].items() if c.get("confidence") == "decision"]
+    if not decided:
+        return ""
+    decided.sort(key=lambda item: (item[1]["status"] not in ("decision differs", "failed"), item[0]))
+    differing = sum(1 for _, c in decided if c["status"] in ("decision differs", "failed"))
+    mode = ("This run is strict: a difference here fails like any other." if report.get("strict") else
+            "A difference here is shown but does not fail the run (run with <code>--strict</code> to make it).")
+    out = [f'<h2 id="decisions">Decisions ({len(decided)}, {differing} differing)</h2>',
+           f"<p>The model decided these; the documents are silent. {mode}</p>",
+           "<table><tr><th>clause</th><th>status</th><th>what the model decided</th></tr>"]
+    for clause_id, clause in decided:
+        out.append(f'<tr class="decision"><td><a href="#c-{_e(clause_id)}"><code>{_e(clause_id)}</code></a></td>'
+                   f"<td>{status_tag(clause['status'])}</td><td>{_e(clause.get('decision') or clause['rule'])}</td></tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
 def render_failure(failure: dict, report: dict) -> str:
-    """One failure: what ran, expected vs actual, the clauses in words, and the minimal call sequence."""
+    """One failure: what ran, expected vs actual, the clauses it blames in words, those also applied, and the
+    minimal call sequence."""
+    decision = "" if failure.get("counts", True) else (
+        ' <small class="decision">(a difference where the model decided: not failed)</small>')
     out = [f'<div class="failure" data-kind="{_e(failure["kind"])}"><h3>{status_tag(failure["status"])} '
-           f"{_e(failure['kind'])} <code>{_e(failure['id'])}</code></h3>"]
+           f"{_e(failure['kind'])} <code>{_e(failure['id'])}</code>{decision}</h3>"]
     if failure.get("path"):
         out.append(f"<p><code>{_e(failure['path'])}</code>" + (f" - {_e(failure['title'])}" if failure.get("title") else "")
                    + "</p>")
@@ -236,12 +295,18 @@ def render_failure(failure: dict, report: dict) -> str:
     elif failure.get("message"):
         out.append(f"<details><summary>failure text</summary><pre>{_e(failure['message'])}</pre></details>")
     if failure["clauses"]:
-        out.append("<ul>")
+        out.append('<p>Blames:</p><ul class="blamed">')
         for clause_id in failure["clauses"]:
             clause = report["clauses"].get(clause_id)
             rule = _e(clause["rule"]) if clause else "(not in fixtures/clauses.yaml)"
             out.append(f'<li><a href="#c-{_e(clause_id)}"><code>{_e(clause_id)}</code></a>: {rule}</li>')
         out.append("</ul>")
+    else:
+        out.append('<p class="unclaused">This failure blames no clause; it fails the run all the same.</p>')
+    if failure.get("also_applied"):
+        out.append('<p class="also-applied">Also applied at that step (not failed): '
+                   + ", ".join(f'<a href="#c-{_e(c)}"><code>{_e(c)}</code></a>' for c in failure["also_applied"])
+                   + "</p>")
     if failure.get("sequence"):
         lines = "\n".join("- " + json.dumps(call, ensure_ascii=False) for call in failure["sequence"])
         out.append(f"<details open><summary>minimal call sequence ({len(failure['sequence'])} calls)</summary>"
@@ -260,7 +325,8 @@ def render_matrix(reports: list[dict[str, Any]]) -> str:
     out = ["<h1>Conformance matrix</h1>",
            "<p>" + "; ".join(f"{_e(n)}: run {_e(r['started'])}, profile {_e(r['profile'])}, suite commit "
                             f"{_e(r['suite']['commit'][:12])}, fixtures {_e(r['suite']['fixtures_hash'])}"
-                            + ("" if r["complete"] else " (interrupted)") for n, r in zip(names, reports)) + "</p>",
+                            + ("" if r["complete"] else " (INCOMPLETE)")
+                            + f" - {r.get('verdict', {}).get('status', '?')}" for n, r in zip(names, reports)) + "</p>",
            f"<h2 id=\"summary\">Share of clauses passed</h2><table><tr><th>area</th>{head}</tr>"]
     areas = sorted({area for r in reports for area in r["summary"]["areas"]})
     for area in ["all", *areas]:
@@ -269,7 +335,7 @@ def render_matrix(reports: list[dict[str, Any]]) -> str:
             counts = ({"total": r["summary"]["clauses"], **r["summary"]["clauses_by_status"]} if area == "all"
                       else r["summary"]["areas"].get(area, {"total": 0}))
             cells.append(f"<td>{_pct(counts.get('passed', 0), counts['total'])} "
-                         f"{stacked_bar({k: v for k, v in counts.items() if k != 'total'}, 160, 10)}</td>")
+                         f"{stacked_bar(_bar_counts(counts), 160, 10)}</td>")
         out.append(f"<tr class=\"area\"><td>{_e(area)}</td>{''.join(cells)}</tr>")
     out += ["</table>", "<h2 id=\"clauses\">Clauses</h2>",
             '<p><input id="filter" type="search" placeholder="filter clauses (id, status, words)"></p>',

@@ -118,6 +118,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.user_properties.append(("clause", clause_id))
 
 
+def blamed_clauses(exc: BaseException | None) -> list[str]:
+    """The clauses a failure blames: ``mq_clauses`` of the exception (a state machine's divergence carries the
+    clauses the model applied at the diverging call), or of the exceptions an exception group holds."""
+    found: list[str] = []
+    pending = [exc] if exc is not None else []
+    while pending:
+        current = pending.pop(0)
+        found += [c for c in getattr(current, "mq_clauses", ()) if isinstance(c, str) and c not in found]
+        pending += list(getattr(current, "exceptions", ()) or ())
+    return found
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A failure that blames clauses (:func:`blamed_clauses`) records them as ``blamed`` properties, beside the
+    ``clause`` marks the test declares."""
+    outcome = yield
+    report = outcome.get_result()
+    if call.excinfo is not None and report.failed:
+        for clause_id in blamed_clauses(call.excinfo.value):
+            report.user_properties.append(("blamed", clause_id))
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     clauses = _clauses(item)
     if not clauses:

@@ -15,9 +15,18 @@ finished readable:
 From those, :func:`write_reports` builds (again, any time: ``mqconf report DIR``) ``conformance.json`` (checked
 against ``schemas/report.json``), ``conformance.html``, ``summary.md`` and ``badge.svg``.
 
-Clause statuses, from the evidence that cites a clause (scenarios, tests, and failing steps the model attributes
-to it), worst first: failed, unexpected pass, expected failure, passed, not claimed; a clause without evidence
-is not covered.
+Clause statuses, from the evidence that cites a clause, worst first: failed, unexpected pass, expected failure,
+decision differs, passed, not claimed; a clause without evidence is not covered. A failing scenario step blames
+the clauses the scenario cites that the model applied at that step (or, when it cites none of them, the
+scenario's clauses); the other clauses applied there are listed as "also applied", not failed. A failing test
+blames the clauses its failure names (a state machine's diverging call), else those it declares. A clause whose
+confidence is ``decision`` (the model decided where the documents are silent) that an implementation answers
+differently is "decision differs": shown, but it fails the run only in strict mode (``mqconf run --strict``).
+
+One verdict (``verdict``): *incomplete* when any planned scenario or test has no result or the run did not
+finish; otherwise *failed* when any scenario or test failed or errored (with or without a clause), any clause
+failed, or an expected failure passed; otherwise *passed*. The headline, badge, summary and exit status all say
+it.
 """
 
 from __future__ import annotations
@@ -39,25 +48,35 @@ from . import __version__
 from .clauses import Registry
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, StepResult
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _STEP_FIELDS = tuple(f.name for f in fields(StepResult))
 SCHEMA = Path(__file__).resolve().parent / "schemas" / "report.json"
 EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_COVERED, SKIPPED = "expected failure", "unexpected pass", "not covered", "skipped"
-CLAUSE_STATUSES = (FAILED, UNEXPECTED_PASS, EXPECTED_FAILURE, PASSED, NOT_CLAIMED, NOT_COVERED)
-EVIDENCE_STATUSES = (PASSED, FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_CLAIMED, SKIPPED)
+DECISION_DIFFERS = "decision differs"  # a difference at a clause the model decided (the documents are silent)
+INCONCLUSIVE = "inconclusive"  # evidence that failed elsewhere: it neither passes nor fails this clause
+CLAUSE_STATUSES = (FAILED, UNEXPECTED_PASS, EXPECTED_FAILURE, DECISION_DIFFERS, PASSED, NOT_CLAIMED, NOT_COVERED)
+EVIDENCE_STATUSES = (PASSED, FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_CLAIMED, SKIPPED, INCONCLUSIVE)
 # How a piece of evidence counts towards its clause's status.
 _CLAUSE_OF = {PASSED: PASSED, FAILED: FAILED, ERROR: FAILED, EXPECTED_FAILURE: EXPECTED_FAILURE,
               UNEXPECTED_PASS: UNEXPECTED_PASS, NOT_CLAIMED: NOT_CLAIMED}
+VERDICTS = ("passed", "failed", "incomplete")
+DECISION = "decision"  # the clause confidence of a rule the model decided
 
 
 class ReportError(Exception):
     """A run folder that cannot be read as a report (names the file)."""
 
 
-def new_run_id(adapter_name: str) -> str:
-    """A run id that sorts by time and names the adapter."""
+def new_run_id(adapter_name: str, root: Path = Path("reports")) -> str:
+    """A run id that sorts by time and names the adapter, and that no folder under ``root`` has yet (two runs in
+    one second, or two adapters whose names make the same folder name, never share a folder)."""
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    return f"{stamp}-{safe_name(adapter_name)}"
+    base = f"{stamp}-{safe_name(adapter_name)}"
+    candidate, number = base, 1
+    while (root / candidate).exists():
+        number += 1
+        candidate = f"{base}-{number}"
+    return candidate
 
 
 def safe_name(text: str) -> str:
@@ -125,7 +144,7 @@ class RunWriter:
     """Writes a run's results as they happen; ``campaigns`` are :func:`load_campaign` copies to include."""
 
     def __init__(self, directory: Path, adapter: Any, profile: str = "quick", expectations: list[dict] | None = None,
-                 campaigns: list[dict] | None = None):
+                 campaigns: list[dict] | None = None, planned: list[str] | None = None, strict: bool = False):
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
         # written first, so that even an interrupted run's report shows them; a stale copy from an earlier run
@@ -144,8 +163,11 @@ class RunWriter:
                 "capabilities": sorted(map(str, getattr(adapter, "capabilities", ()))),
             },
             "profile": profile,
+            "strict": bool(strict),
             "started": _now(),
             "finished": None,
+            # what the run means to give a result for: the scenario ids, and whether the tests run too
+            "planned": {"scenarios": list(planned or []), "tests": False},
         }
         self._write_meta()
         self.results_path = directory / "results.jsonl"
@@ -153,6 +175,12 @@ class RunWriter:
 
     def _write_meta(self) -> None:
         (self.directory / "run.json").write_text(json.dumps(self.meta, indent=2) + "\n")
+
+    def plan_tests(self) -> None:
+        """The run's tests (tables and state machines) are about to run: a report without their results is
+        incomplete."""
+        self.meta["planned"]["tests"] = True
+        self._write_meta()
 
     def add(self, result: ScenarioResult) -> None:
         with self.results_path.open("a") as out:
@@ -185,7 +213,8 @@ def _jsonl(path: Path) -> list[dict]:
 
 
 def read_run(directory: Path) -> tuple[dict, list[dict], list[dict]]:
-    """``run.json``, the scenario records and the test records of a run folder."""
+    """``run.json``, the scenario records and the test records of a run folder (the test log's own records, what
+    was collected and whether pytest finished, are in ``meta["testlog"]``)."""
     meta_path = directory / "run.json"
     if not meta_path.exists():
         raise ReportError(f"{directory}: not a run folder (no run.json)")
@@ -193,7 +222,12 @@ def read_run(directory: Path) -> tuple[dict, list[dict], list[dict]]:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise ReportError(f"{meta_path}:{exc.lineno}: {exc.msg}") from None
-    tests = [r for r in _jsonl(directory / "tests.jsonl") if r.get("kind") == "test"]
+    log = _jsonl(directory / "tests.jsonl")
+    tests = [r for r in log if r.get("kind") == "test"]
+    collected = next((r for r in log if r.get("kind") == "collected"), None)
+    finished = next((r for r in log if r.get("kind") == "finished"), None)
+    meta["testlog"] = {"collected": None if collected is None else collected.get("ids", collected.get("count")),
+                       "exitstatus": None if finished is None else finished.get("exitstatus")}
     return meta, _jsonl(directory / "results.jsonl"), tests
 
 
@@ -391,23 +425,43 @@ def failing_sequence(record: dict) -> list[dict]:
     return calls
 
 
+def scenario_blame(record: dict) -> tuple[list[str], list[str]]:
+    """What a failing scenario blames, and what else was applied where it failed: the clauses the scenario cites
+    that the model applied at its failing steps (all it cites when it cites none of those), and the other clauses
+    applied there ("also applied": shown, not failed)."""
+    cited = set(record["clauses"])
+    applied = {c for step in record["steps"] if step["status"] in (FAILED, ERROR) for c in step["clauses"]}
+    blamed = (cited & applied) or cited
+    return sorted(blamed), sorted(applied - blamed)
+
+
+def blame_of_test(record: dict) -> tuple[list[str], list[str]]:
+    """What a failing test blames, and what else its failure names. A state machine's divergence names the
+    clauses the model applied at the diverging call: those the test declares are blamed (all of them when it
+    declares none of those), the rest are "also applied". A failure that names none blames the declared clauses."""
+    named, declared = list(record.get("blamed") or []), list(record["clauses"])
+    if not named:
+        return declared, []
+    blamed = [c for c in named if c in declared] or named
+    return blamed, [c for c in named if c not in blamed]
+
+
 def _scenario_failure(record: dict) -> dict:
     step = next((s for s in record["steps"] if s["status"] in (FAILED, ERROR)), None)
+    blamed, also = scenario_blame(record)
     failure = {"kind": "scenario", "id": record["id"], "status": record["status"], "path": record["path"],
-               "title": record.get("title", ""), "sequence": failing_sequence(record), "clauses": [],
-               "message": record.get("reason", "")}
+               "title": record.get("title", ""), "sequence": failing_sequence(record), "clauses": blamed,
+               "also_applied": also, "message": record.get("reason", "")}
     if step is not None:
-        failure.update(step={"index": step["index"], "line": step["line"], "op": step["op"],
-                             "expected": step["expect"], "actual": step["outcome"], "problems": step["problems"]},
-                       clauses=sorted(set(step["clauses"]) | set(record["clauses"])))
-    else:
-        failure["clauses"] = record["clauses"]
+        failure["step"] = {"index": step["index"], "line": step["line"], "op": step["op"], "expected": step["expect"],
+                           "actual": step["outcome"], "problems": step["problems"]}
     return failure
 
 
 def _test_failure(record: dict, divergences: dict[str, str]) -> dict:
-    failure = {"kind": "test", "id": record["id"], "status": record["status"], "clauses": record["clauses"],
-               "message": record.get("message", ""), "sequence": []}
+    blamed, also = blame_of_test(record)
+    failure = {"kind": "test", "id": record["id"], "status": record["status"], "clauses": blamed,
+               "also_applied": also, "message": record.get("message", ""), "sequence": []}
     for name, text in divergences.items():
         if name in failure["message"]:
             failure["divergence"] = {"file": name, "scenario": text}
@@ -432,10 +486,44 @@ def table_coverage(records: list[dict], tests: list[dict]) -> dict[str, dict]:
     }
 
 
+def missing_results(meta: dict, records: list[dict], tests: list[dict]) -> dict[str, Any]:
+    """What a run planned and has no result for: scenario ids, test ids, and one line per reason (the run did
+    not finish; pytest was killed before it finished; tests never collected). Empty lists when nothing is
+    missing."""
+    reasons: list[str] = []
+    planned = meta.get("planned") or {}
+    done = {r["id"] for r in records}
+    scenarios = [i for i in planned.get("scenarios", []) if i not in done]
+    if scenarios:
+        reasons.append(f"{len(scenarios)} of {len(planned['scenarios'])} planned scenarios have no result")
+    missing_tests: list[str] = []
+    if planned.get("tests"):
+        log = meta.get("testlog") or {}
+        collected, exitstatus = log.get("collected"), log.get("exitstatus")
+        ran = {t["id"] for t in tests}
+        if collected is None:
+            reasons.append("the tests (tables and state machines) never reported what they collected")
+        elif isinstance(collected, list):
+            missing_tests = [i for i in collected if i not in ran]
+            if missing_tests:
+                reasons.append(f"{len(missing_tests)} of {len(collected)} collected tests have no result")
+        elif isinstance(collected, int) and len(ran) < collected:
+            reasons.append(f"{collected - len(ran)} of {collected} collected tests have no result")
+        if collected is not None and exitstatus is None:
+            reasons.append("pytest stopped before it finished (killed, or out of memory or disk)")
+        elif exitstatus not in (None, 0, 1, 5):
+            reasons.append(f"pytest ended with exit status {exitstatus} (interrupted or an internal error)")
+    if not meta.get("finished"):
+        reasons.append("the run did not finish")
+    return {"scenarios": scenarios, "tests": missing_tests, "reasons": reasons}
+
+
 def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
     """The conformance report of a run folder: the suite, the implementation, every clause's status with its
-    evidence, every failure with its minimal call sequence, and the coverage of every table row."""
+    evidence, every failure with its minimal call sequence and the clauses it blames, the coverage of every
+    table row, what is missing, and the one verdict."""
     meta, records, tests = read_run(directory)
+    strict = bool(meta.get("strict"))
     divergences = {}
     if (directory / "divergences").is_dir():
         divergences = {str(p.name): p.read_text(encoding="utf-8", errors="replace")
@@ -445,26 +533,40 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
 
     def cite(clause_id: str, kind: str, item_id: str, status: str) -> None:
         slot = evidence.setdefault(clause_id, {"scenarios": {}, "tests": {}})[kind]
-        if status == FAILED or item_id not in slot:
+        if status in (FAILED, ERROR) or item_id not in slot:
             slot[item_id] = status
 
     failures = []
     for record in records:
-        for clause_id in record["clauses"]:
-            cite(clause_id, "scenarios", record["id"], record["status"])
         for step in record["steps"]:
             applied.update(step["clauses"])
-            if step["status"] in (FAILED, ERROR) and record["status"] in (FAILED, ERROR):
-                for clause_id in step["clauses"]:  # the rules the model applied where the implementation differed
-                    cite(clause_id, "scenarios", record["id"], FAILED)
+        blamed = set(scenario_blame(record)[0]) if record["status"] in (FAILED, ERROR, EXPECTED_FAILURE) else None
+        for clause_id in record["clauses"]:
+            status = record["status"]
+            if blamed is not None and clause_id not in blamed:
+                status = INCONCLUSIVE  # the scenario failed, but not at a step that applied this clause
+            cite(clause_id, "scenarios", record["id"], status)
         if record["status"] in (FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS):
             failures.append(_scenario_failure(record))
     for test in tests:
-        for clause_id in test["clauses"]:
-            cite(clause_id, "tests", test["id"], test["status"])
+        blamed = set(blame_of_test(test)[0]) if test["status"] in (FAILED, ERROR) else None
+        for clause_id in set(test["clauses"]) | (blamed or set()):
+            status = test["status"]
+            if blamed is not None and clause_id not in blamed:
+                status = INCONCLUSIVE
+            cite(clause_id, "tests", test["id"], status)
         if test["status"] in (FAILED, ERROR, UNEXPECTED_PASS):
             failures.append(_test_failure(test, divergences))
 
+    def is_decision(clause_id: str) -> bool:
+        clause = registry.get(clause_id)
+        return clause is not None and clause.confidence == DECISION
+
+    for failure in failures:
+        # a difference only at clauses the model decided does not fail a certificate unless it claims strict
+        failure["decision_only"] = bool(failure["clauses"]) and all(map(is_decision, failure["clauses"]))
+        failure["counts"] = failure["status"] in (UNEXPECTED_PASS, EXPECTED_FAILURE) or (
+            failure["status"] in (FAILED, ERROR) and (strict or not failure["decision_only"]))
     failures_of: dict[str, list[str]] = {}
     for failure in failures:
         for clause_id in failure["clauses"]:
@@ -474,8 +576,11 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
         found = evidence.get(clause_id, {"scenarios": {}, "tests": {}})
         kinds = {_CLAUSE_OF.get(s) for part in found.values() for s in part.values()} - {None}
         status = next((s for s in CLAUSE_STATUSES if s in kinds), NOT_COVERED)
+        if status == FAILED and clause.confidence == DECISION and not strict:
+            status = DECISION_DIFFERS
         clauses[clause_id] = {
             "area": clause.area, "rule": clause.rule, "status": status, "applied": applied.get(clause_id, 0),
+            "confidence": clause.confidence, "decision": clause.decision,
             "scenarios": sorted(found["scenarios"]), "tests": sorted(found["tests"]),
             "evidence": [{"kind": kind[:-1], "id": k, "status": v}
                          for kind in ("scenarios", "tests") for k, v in sorted(found[kind].items())],
@@ -487,21 +592,27 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
     areas: dict[str, Counter] = {}
     for clause in clauses.values():
         areas.setdefault(clause["area"], Counter())[clause["status"]] += 1
+    by_status = {status: sum(1 for c in clauses.values() if c["status"] == status) for status in CLAUSE_STATUSES}
+    missing = missing_results(meta, records, tests)
     return {
         "schema_version": SCHEMA_VERSION,
         "suite": meta["suite"],
         "adapter": meta["adapter"],
         "profile": meta.get("profile", "quick"),
+        "strict": strict,
         "started": meta["started"],
         "finished": meta.get("finished"),
-        "complete": bool(meta.get("finished")),
+        "complete": not missing["reasons"],
+        "missing": missing,
+        "verdict": verdict(failures, by_status, len(clauses), missing, strict),
         "summary": {
             **_counts(records, "scenarios"),
             "tests": _counts(tests, "total"),
             "clauses": len(clauses),
-            "clauses_by_status": {status: sum(1 for c in clauses.values() if c["status"] == status)
-                                  for status in CLAUSE_STATUSES},
-            "areas": {area: {"total": sum(c.values()), **{s: c.get(s, 0) for s in CLAUSE_STATUSES}}
+            "clauses_by_status": by_status,
+            "areas": {area: {"total": sum(c.values()), **{s: c.get(s, 0) for s in CLAUSE_STATUSES},
+                             "uncovered": sorted(i for i, cl in clauses.items()
+                                                 if cl["area"] == area and cl["status"] == NOT_COVERED)}
                       for area, c in sorted(areas.items())},
         },
         "clauses": clauses,
@@ -513,6 +624,44 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
         "divergences": divergences,
         "campaigns": [campaign_section(copy, directory) for copy in read_campaigns(directory)],
     }
+
+
+def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing: dict, strict: bool) -> dict:
+    """The run's one verdict (passed, failed or incomplete), its headline and the reasons, from every failure
+    (scenarios and tests, with or without clauses), the clause statuses and what is missing."""
+    counted = [f for f in failures if f["counts"]]
+    scenarios = sum(1 for f in counted if f["kind"] == "scenario" and f["status"] in (FAILED, ERROR))
+    tests = [f for f in counted if f["kind"] == "test" and f["status"] in (FAILED, ERROR)]
+    unclaused = sum(1 for f in tests if not f["clauses"])
+    unexpected = sum(1 for f in counted if f["status"] == UNEXPECTED_PASS)
+    known = sum(1 for f in failures if f["status"] == EXPECTED_FAILURE)  # listed by the implementation: still failed
+    decisions = sum(1 for f in failures if f["decision_only"] and not f["counts"])
+    counts = {"failed_clauses": by_status.get(FAILED, 0), "failed_scenarios": scenarios, "failed_tests": len(tests),
+              "failed_tests_without_clause": unclaused, "unexpected_passes": unexpected, "expected_failures": known,
+              "decision_differences": decisions}
+    reasons = []
+    if counts["failed_clauses"]:
+        reasons.append(f"{counts['failed_clauses']} clause{'s' * (counts['failed_clauses'] != 1)} failed")
+    if scenarios:
+        reasons.append(f"{scenarios} scenario{'s' * (scenarios != 1)} failed")
+    if tests:
+        reasons.append(f"{len(tests)} test{'s' * (len(tests) != 1)} failed"
+                       + (f" ({unclaused} citing no clause)" if unclaused else ""))
+    if unexpected:
+        reasons.append(f"{unexpected} expected failure{'s' * (unexpected != 1)} passed")
+    if known:
+        reasons.append(f"{known} expected failure{'s' * (known != 1)} (listed by the implementation)")
+    status = "incomplete" if missing["reasons"] else "failed" if reasons else "passed"
+    if missing["reasons"]:
+        reasons = missing["reasons"] + reasons
+    passed = by_status.get(PASSED, 0)
+    headline = f"{status.upper()}: {passed}/{total} clauses passed"
+    if reasons:
+        headline += "; " + "; ".join(reasons)
+    if decisions:
+        headline += (f"; {decisions} difference{'s' * (decisions != 1)} where the model decided (the documents are "
+                     "silent; not failed without --strict)")
+    return {"status": status, "headline": headline, "reasons": reasons, "counts": counts, "strict": strict}
 
 
 def _counts(items: list[dict], total: str) -> dict[str, int]:
@@ -563,16 +712,31 @@ def load_report(path: Path) -> dict[str, Any]:
         raise ReportError(f"{path}:{exc.lineno}: {exc.msg}") from None
 
 
+def failure_line(failure: dict) -> str:
+    """One line saying how a failure failed: its step's problems, else the line of its failure text that says
+    where the implementation differed from the model, else the text's last line."""
+    step = failure.get("step")
+    if step:
+        return f"line {step['line']}, step {step['op']}: " + "; ".join(step["problems"])
+    text = failure.get("message", "").strip().splitlines()
+    return next((line.strip() for line in text if "differs from the model" in line), text[-1].strip() if text else "")
+
+
 def render_summary(report: dict[str, Any]) -> str:
-    """A short Markdown account of a run: totals, then each failure with its clauses."""
+    """A short Markdown account of a run: the verdict, totals, what is missing, then each failure with the
+    clauses it blames."""
     s = report["summary"]
     tests = s["tests"]
+    missing = report["missing"]
     lines = [
         f"# Conformance run: {report['adapter']['name']}",
         "",
+        f"**{report['verdict']['headline']}**",
+        "",
         f"Suite {report['suite']['version']} (commit {report['suite']['commit'][:12]}, fixtures "
-        f"{report['suite']['fixtures_hash']}), profile {report['profile']}, started {report['started']}"
-        + ("." if report["complete"] else " - INTERRUPTED: this report holds only what finished."),
+        f"{report['suite']['fixtures_hash']}), profile {report['profile']}"
+        + (", strict" if report.get("strict") else "") + f", started {report['started']}"
+        + ("." if report["complete"] else " - INCOMPLETE: this report holds only what finished."),
         "",
         f"Scenarios: {s['scenarios']} run, {s['passed']} passed, {s['failed']} failed, {s['error']} errors, "
         f"{s['not claimed']} not claimed.",
@@ -582,6 +746,13 @@ def render_summary(report: dict[str, Any]) -> str:
         + ", ".join(f"{n} {k}" for k, n in s["clauses_by_status"].items() if n) + ".",
         "",
     ]
+    if not report["complete"]:
+        lines += ["## Missing", ""] + [f"- {reason}" for reason in missing["reasons"]]
+        for kind in ("scenarios", "tests"):
+            if missing[kind]:
+                shown = ", ".join(f"`{i}`" for i in missing[kind][:20])
+                lines.append(f"- {kind} without a result: {shown}" + (" ..." if len(missing[kind]) > 20 else ""))
+        lines.append("")
     for campaign in report.get("campaigns", []):
         cov = campaign["coverage"]
         lines += [f"Campaign {campaign['id']} ({campaign['adapter']}): {campaign['sequences']} sequences of "
@@ -591,15 +762,19 @@ def render_summary(report: dict[str, Any]) -> str:
     if report["failures"]:
         lines += ["## Failures", ""]
     for failure in report["failures"]:
-        lines.append(f"### {failure['status']}: {failure['id']}" + (f" ({failure['path']})" if failure.get("path") else ""))
-        step = failure.get("step")
-        if step:
-            lines.append(f"- line {step['line']}, step {step['op']}: " + "; ".join(step["problems"]))
-        elif failure["message"]:
-            lines.append("- " + failure["message"].strip().splitlines()[-1])
+        note = "" if failure.get("counts", True) else " (a difference where the model decided; not failed)"
+        lines.append(f"### {failure['status']}: {failure['id']}" + (f" ({failure['path']})" if failure.get("path") else "")
+                     + note)
+        line = failure_line(failure)
+        if line:
+            lines.append(f"- {line}")
+        if not failure["clauses"]:
+            lines.append("- blames no clause")
         for clause_id in failure["clauses"]:
             clause = report["clauses"].get(clause_id)
             if clause is not None:
                 lines.append(f"  - `{clause_id}`: {clause['rule']}")
+        if failure.get("also_applied"):
+            lines.append("- also applied (not failed): " + ", ".join(f"`{c}`" for c in failure["also_applied"]))
         lines.append("")
     return "\n".join(lines) + "\n"

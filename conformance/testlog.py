@@ -3,7 +3,9 @@
 ``mqconf run`` loads it (``-p conformance.testlog``) with ``MQCONF_TESTLOG`` naming the file, so a run that is
 killed midway still leaves every finished test readable by ``mqconf report``; JUnit XML, written only at the end,
 is kept for other tools. One record per test: node id, verdict in the report's words, the clauses it pins (the
-``clause`` marks the suite's plugin records as user properties), and the failure text.
+``clause`` marks the suite's plugin records as user properties), the clauses a failure blames (``blamed``: a state
+machine's diverging call), and the failure text. The first record lists every collected test and the last says
+pytest finished, so a report can tell a complete run from one that was killed.
 """
 
 from __future__ import annotations
@@ -29,7 +31,11 @@ class TestLog:
             out.write(json.dumps(record) + "\n")
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        self._write({"kind": "collected", "count": len(session.items)})
+        # the ids too: a report knows which tests never got a result (a killed or starved run)
+        self._write({"kind": "collected", "count": len(session.items), "ids": [item.nodeid for item in session.items]})
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        self._write({"kind": "finished", "exitstatus": int(exitstatus)})
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         status = verdict(report)
@@ -43,6 +49,7 @@ class TestLog:
         self._write({
             "kind": "test", "id": report.nodeid, "status": status, "when": report.when,
             "clauses": [value for name, value in report.user_properties if name == "clause"],
+            "blamed": [value for name, value in report.user_properties if name == "blamed"],
             "duration": round(report.duration, 4), "message": message,
         })
 

@@ -4,6 +4,8 @@ are markup."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from dataclasses import replace
 
@@ -42,3 +44,22 @@ def slow() -> SlowAdapter:
 
 def hostile() -> HostileAdapter:
     return HostileAdapter()
+
+
+class KilledInTests(ReferenceAdapter):
+    """The model, until the table tests and state machines run (the pytest child of ``mqconf run``, which has
+    ``MQCONF_TESTLOG`` set): there, its 300th call kills its own process, as the kernel's OOM killer would."""
+
+    name = "killed-in-tests"
+    calls = 0
+
+    def execute(self, call: Call) -> Outcome:
+        if os.environ.get("MQCONF_TESTLOG"):
+            KilledInTests.calls += 1
+            if KilledInTests.calls >= 300:
+                os.kill(os.getpid(), signal.SIGKILL)
+        return super().execute(call)
+
+
+def killed_in_tests() -> KilledInTests:
+    return KilledInTests()

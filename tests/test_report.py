@@ -191,7 +191,7 @@ def test_killed_run_leaves_what_it_finished_readable_by_mqconf_report(tmp_path):
     report = _json(output)
     validate_report(report)
     assert not report["complete"] and report["summary"]["scenarios"] >= min(finished, 5)
-    assert 'id="interrupted"' in (output / "conformance.html").read_text()
+    assert 'id="incomplete"' in (output / "conformance.html").read_text()
 
 
 def test_report_of_a_folder_that_is_not_a_run_is_one_line_and_exit_2(tmp_path, capsys):
