@@ -390,6 +390,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--claim", metavar="CAPABILITIES",
                        help="claim only these capabilities (comma-separated names from fixtures/capabilities.yaml, "
                             "e.g. core,groups) instead of all: plays an implementation that lacks the others")
+    serve.add_argument("--adapter", default="reference",
+                       help="serve this adapter instead of the model (a mutant:..., say: a broken implementation "
+                            "out of process, for make bench and the suite's own tests)")
 
     strength = commands.add_parser("strength", help="run the suite against every mutant: kill rate per area and "
                                                     "the survivors (reports/strength/<id>/)")
@@ -449,7 +452,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             claim = None
             if args.claim is not None:
                 claim = check_claim([n.strip() for n in args.claim.split(",") if n.strip()], "--claim")
-            return serve_stdio(claim)
+            return serve_stdio(claim, None if args.adapter == "reference" else load(args.adapter))
         if args.command == "adapters":
             for name, origin in sorted(available().items()):
                 print(f"{name}\t{origin}")

@@ -51,6 +51,7 @@ class DifferentialMachine(RuleBasedStateMachine):
     """Runs each call on the model (left) and the adapter under test (right) and compares the outcomes."""
 
     adapter_name = "reference"
+    shared_adapter: Adapter | None = None  # one instance every example resets and reuses (see machine_for)
     area = "core"
     policy = POLICY
     ids = Bundle("ids")
@@ -58,7 +59,7 @@ class DifferentialMachine(RuleBasedStateMachine):
     @initialize()
     def start(self) -> None:
         self.model: Adapter = ReferenceAdapter()
-        self.impl: Adapter = load(self.adapter_name)
+        self.impl: Adapter = self.shared_adapter or load(self.adapter_name)
         self.model.reset()
         self.impl.reset()
         self.identities = Identities()
@@ -71,7 +72,7 @@ class DifferentialMachine(RuleBasedStateMachine):
         """Calls a subclass needs before its rules run (opening more handles, say)."""
 
     def teardown(self) -> None:
-        if hasattr(self, "impl"):
+        if hasattr(self, "impl") and self.impl is not self.shared_adapter:
             self.impl.close()
 
     def _side(self, value: Any, side: str) -> Any:
@@ -185,9 +186,12 @@ def table_inputs_covered() -> set[str]:
     return set(default_spec()["put.logical-order.table1"].inputs)
 
 
-def machine_for(base: type[DifferentialMachine], adapter_name: str) -> type[DifferentialMachine]:
-    """A subclass of ``base`` that tests ``adapter_name``."""
-    return type(base.__name__, (base,), {"adapter_name": adapter_name})
+def machine_for(base: type[DifferentialMachine], adapter_name: str,
+                adapter: Adapter | None = None) -> type[DifferentialMachine]:
+    """A subclass of ``base`` that tests ``adapter_name``. With ``adapter`` (an instance of it), every example
+    resets and reuses that instance and none closes it: out of process that is one server for the whole run
+    instead of a new process per example (most of a machine's time over JSON lines)."""
+    return type(base.__name__, (base,), {"adapter_name": adapter_name, "shared_adapter": adapter})
 
 
 class BrowseMarkMachine(DifferentialMachine):

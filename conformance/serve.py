@@ -46,6 +46,8 @@ class Server:
         # what the hello claims: the adapter's capabilities, or fewer (``mqconf serve --stdio --claim core``
         # plays an implementation that lacks the rest)
         self.claim = claim
+        self.implementation = dict(IMPLEMENTATION) if adapter is None else {
+            **IMPLEMENTATION, "name": str(getattr(adapter, "name", type(adapter).__name__))}
 
     def handle(self, line: bytes | str) -> tuple[dict[str, Any] | None, bool]:
         """The reply to one request line (None for ``bye``) and whether to stop. Never raises."""
@@ -85,7 +87,7 @@ class Server:
             return error(None, "a hello request needs 'protocol', a whole number"), False
         # Answer with the protocol spoken here whatever was asked: the suite decides what a difference means.
         capabilities = sorted(self.claim if self.claim is not None else getattr(self.adapter, "capabilities", ()))
-        return {"type": "hello", "protocol": PROTOCOL, "implementation": dict(IMPLEMENTATION),
+        return {"type": "hello", "protocol": PROTOCOL, "implementation": dict(self.implementation),
                 "capabilities": capabilities}, False
 
     def _reset(self, request: dict[str, Any]) -> tuple[dict[str, Any], bool]:
@@ -163,14 +165,14 @@ def _skip_rest_of_line(stdin: BinaryIO) -> int:
             return dropped
 
 
-def serve_stdio(claim: frozenset[str] | None = None) -> int:
-    """Serve on this process's standard input and output. Anything else printed goes to standard error, so
-    that it cannot break the protocol stream. ``claim`` (checked names) replaces the capabilities the hello
-    claims."""
+def serve_stdio(claim: frozenset[str] | None = None, adapter: Any = None) -> int:
+    """Serve ``adapter`` (the reference model when None) on this process's standard input and output. Anything
+    else printed goes to standard error, so that it cannot break the protocol stream. ``claim`` (checked names)
+    replaces the capabilities the hello claims."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
     try:
-        return serve(stdin, stdout, Server(claim=claim))
+        return serve(stdin, stdout, Server(adapter, claim=claim))
     except BrokenPipeError:  # the suite went away: nothing left to answer
         return 0
     except KeyboardInterrupt:

@@ -42,8 +42,8 @@ DECLARED = {
     pytest.param(ClusterMachine, id="cluster-routing", marks=[
         pytest.mark.capability("cluster"), pytest.mark.clause(*DECLARED["cluster"])]),
 ])
-def test_the_adapter_agrees_with_the_model(request, machine):
-    run_state_machine_as_test(machine_for(machine, request.config.getoption("--adapter")),
+def test_the_adapter_agrees_with_the_model(request, machine, adapter_instance):
+    run_state_machine_as_test(machine_for(machine, request.config.getoption("--adapter"), adapter_instance),
                               settings=settings(stateful_step_count=25, deadline=None,
                                                 suppress_health_check=[HealthCheck.too_slow]))
 
