@@ -17,6 +17,7 @@ installed (registered through the ``pytest11`` entry point).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -64,12 +65,59 @@ def pytest_configure(config: pytest.Config) -> None:
     config._mq_capabilities = frozenset(probe.capabilities)  # type: ignore[attr-defined]
     probe.close()
     path = config.getoption("--expectations")
-    config._mq_expected = load_expectations(Path(path)) if path else []  # type: ignore[attr-defined]
+    roots = [config.rootpath, *(Path(arg.split("::")[0]) for arg in config.args)]
+    config._mq_expected = load_expectations(Path(path), roots) if path else []  # type: ignore[attr-defined]
 
 
-def load_expectations(path: Path) -> list[dict[str, Any]]:
+EXPECTATION_KEYS = ("scenario", "clause", "test", "reason", "issue")
+SCENARIO_ID = re.compile(r"^id:\s*([a-z0-9][a-z0-9-]*)\s*$", re.MULTILINE)
+
+
+def known_scenarios(folders: list[Path] | None = None) -> set[str]:
+    """The ids of the suite's scenarios (read from their ``id:`` lines: quick, and enough to name them)."""
+    import fixtures
+
+    found: set[str] = set()
+    for folder in folders or [fixtures.SCENARIOS]:
+        for path in sorted(folder.rglob("*.yaml")):
+            match = SCENARIO_ID.search(path.read_text(encoding="utf-8", errors="replace"))
+            if match:
+                found.add(match.group(1))
+    return found
+
+
+def known_test(fragment: str, roots: list[Path]) -> bool:
+    """Whether a ``test`` entry (a node id or a piece of one: ``test_tables.py::test_x[row]``, ``table1_row[``)
+    names a test defined under ``roots`` (the suite's tests/ folder and the folders this pytest run collects)."""
+    parts = [part for part in fragment.split("::") if part]
+    if not parts:
+        return False
+    file_part = next((part for part in parts if part.endswith(".py")), None)
+    names = [part.split("[", 1)[0] for part in parts if not part.endswith(".py")]
+    for root in roots:
+        candidates = [root] if root.is_file() else (root.rglob("test*.py") if root.is_dir() else [])
+        for path in candidates:
+            if file_part and not str(path).endswith(file_part.split("/")[-1]):
+                continue
+            if not names:
+                return True
+            text = path.read_text(encoding="utf-8", errors="replace")
+            # a fragment of a node id: the name part may be any piece of a test's (or class's) name
+            if re.search(rf"\b(?:def|class)\s+\w*{re.escape(names[-1])}\w*\s*[(:]", text):
+                return True
+    return False
+
+
+def load_expectations(path: Path, test_roots: list[Path] | None = None) -> list[dict[str, Any]]:
     """An implementation's expected failures: each names a ``scenario``, a ``clause`` or a ``test`` (node id
-    fragment), with a ``reason`` and an ``issue`` URL."""
+    fragment), with a ``reason`` and an ``issue`` URL.
+
+    Strict: an entry naming a scenario, clause or test that does not exist is an error naming the file and line
+    (a typo would otherwise hide nothing and say nothing), as is an unknown key. ``test`` entries are looked up
+    in the suite's tests/ folder and ``test_roots`` (when the suite's tests are not installed, they are taken as
+    given)."""
+    from .clauses import load_registry
+
     try:
         data = load_yaml(path)
     except SourceError as exc:
@@ -77,13 +125,34 @@ def load_expectations(path: Path) -> list[dict[str, Any]]:
     items = data.get("expected_failures") if isinstance(data, LineDict) else None
     if not isinstance(items, list):
         raise pytest.UsageError(f"{path}:1: expected a mapping with an 'expected_failures' list")
+    registry, scenarios = None, None
+    suite_tests = Path(__file__).resolve().parents[1] / "tests"
+    roots = [root for root in [suite_tests, *(test_roots or [])] if root.exists()]
     result = []
     for item in items:
         line = getattr(item, "line", None)
         if not isinstance(item, dict) or not any(k in item for k in ("scenario", "clause", "test")):
             raise pytest.UsageError(f"{path}:{line}: each expected failure names a scenario, clause or test")
+        unknown = sorted(set(item) - set(EXPECTATION_KEYS))
+        if unknown:
+            raise pytest.UsageError(f"{path}:{item.line_of(unknown[0]) if isinstance(item, LineDict) else line}: "
+                                    f"unknown key {unknown[0]!r}; an expected failure has "
+                                    f"{', '.join(EXPECTATION_KEYS)}")
         if not item.get("reason"):
             raise pytest.UsageError(f"{path}:{line}: each expected failure needs a reason")
+        where = (lambda key: item.line_of(key)) if isinstance(item, LineDict) else (lambda key: line)
+        if "clause" in item:
+            registry = registry or load_registry()
+            if item["clause"] not in registry:
+                raise pytest.UsageError(f"{path}:{where('clause')}: no clause {item['clause']!r} in "
+                                        f"fixtures/clauses.yaml")
+        if "scenario" in item:
+            scenarios = scenarios if scenarios is not None else known_scenarios()
+            if item["scenario"] not in scenarios:
+                raise pytest.UsageError(f"{path}:{where('scenario')}: no scenario {item['scenario']!r} in "
+                                        f"fixtures/scenarios")
+        if "test" in item and roots and not known_test(str(item["test"]), roots):
+            raise pytest.UsageError(f"{path}:{where('test')}: no test {item['test']!r} in the suite's tests")
         result.append(dict(item))
     return result
 

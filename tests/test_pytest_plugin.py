@@ -78,3 +78,46 @@ def test_unknown_adapter_is_one_usage_error(pytester, request):
     run = _inline(pytester, request, "--adapter=nonesuch")
     err = run.stderr.str()
     assert run.ret == 4 and "unknown adapter 'nonesuch'" in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize(("entry", "line", "message"), [
+    ("  - scenario: put-group-of-nine-hundred\n    reason: r\n", 5, "no scenario 'put-group-of-nine-hundred'"),
+    ("  - clause: put.no-such-rule\n    reason: r\n", 5, "no clause 'put.no-such-rule'"),
+    ("  - test: test_nothing_is_called_this\n    reason: r\n", 5, "no test 'test_nothing_is_called_this'"),
+    ("  - test: test_tables.py::test_put\n    reason: r\n    isue: https://example.invalid/1\n", 7,
+     "unknown key 'isue'"),
+])
+def test_an_expectation_naming_nothing_that_exists_is_an_error_naming_file_and_line(tmp_path, entry, line, message):
+    from conformance.pytest_plugin import load_expectations
+
+    expectations = tmp_path / "expected.yaml"
+    expectations.write_text("implementation: sample\nexpected_failures:\n  - clause: put.msgid.generated\n"
+                            "    reason: fine\n" + entry)
+    with pytest.raises(pytest.UsageError, match=message) as raised:
+        load_expectations(expectations)
+    assert str(raised.value).startswith(f"{expectations}:{line}: ")
+
+
+def test_expectations_naming_real_scenarios_clauses_and_tests_load(tmp_path):
+    from conformance.pytest_plugin import load_expectations
+
+    expectations = tmp_path / "expected.yaml"
+    expectations.write_text(
+        "expected_failures:\n"
+        "  - scenario: put-logical-order-group-of-two\n    reason: r\n"
+        "  - clause: put.logical-order.table1.row5\n    reason: r\n    issue: https://example.invalid/5\n"
+        "  - test: test_tables.py::test_put_uses_the_group_id\n    reason: r\n"
+        "  - test: table1_row[put.logical-order.table1.row8\n    reason: r\n")
+    assert [sorted(item) for item in load_expectations(expectations)] == [
+        ["reason", "scenario"], ["clause", "issue", "reason"], ["reason", "test"], ["reason", "test"]]
+
+
+def test_mqconf_run_refuses_an_expectation_for_a_scenario_that_does_not_exist(tmp_path, capsys):
+    from conformance import cli
+
+    expectations = tmp_path / "expected.yaml"
+    expectations.write_text("expected_failures:\n  - scenario: put-typo\n    reason: r\n")
+    assert cli.main(["run", "--no-campaign", "--output", str(tmp_path / "r"), "--expectations", str(expectations),
+                     "--scenarios", "fixtures/scenarios/close"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"mqconf: {expectations}:2: no scenario 'put-typo' in fixtures/scenarios"

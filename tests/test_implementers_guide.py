@@ -1,0 +1,67 @@
+"""The implementer's guide (docs/implementers.md) and what it promises: every operation of the call language is
+documented with its arguments, the constants file is in step with the model, the comparison does not fail an
+implementation that returns structures on MQCC_FAILED, and the example server of "Your first hour" (JavaScript)
+runs and reports exactly the failures its expectations file lists."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from conformance import cli
+from conformance.compare import Identities, compare, load_policy
+from conformance.constants_json import TARGET, render
+from reference.calls import Outcome
+
+ROOT = Path(__file__).resolve().parents[1]
+GUIDE = ROOT / "docs" / "implementers.md"
+CALL_SCHEMA = json.loads((ROOT / "conformance" / "schemas" / "call.json").read_text())
+EXAMPLE = ROOT / "docs" / "examples" / "server.js"
+EXAMPLE_EXPECTED = ROOT / "docs" / "examples" / "server-expected.yaml"
+
+
+def test_the_constants_file_is_in_step_with_the_model():
+    assert TARGET.read_text(encoding="utf-8") == render(), (
+        "fixtures/constants.json is out of step with reference/constants.py: run "
+        ".venv/bin/python -m conformance.constants_json")
+    data = json.loads(render())
+    assert data["values"]["MQGMO_BROWSE_FIRST"] == 16 and data["canonical_names"]["MQRC"]["2033"] == "MQRC_NO_MSG_AVAILABLE"
+    assert data["flags"]["MQGMO"]["MQGMO_LOGICAL_ORDER"] == 32768 and data["bytes"]["MQMI_NONE"] == "00" * 24
+    assert "fixtures/constants.json" in GUIDE.read_text(encoding="utf-8")
+
+
+def test_structures_returned_with_a_failure_are_not_compared_as_the_guide_says():
+    """A failed call sets only CompCode and Reason (IBM MQ, "API completion and reason codes")."""
+    model = Outcome(CompCode="MQCC_FAILED", Reason="MQRC_NOT_OPEN_FOR_OUTPUT")
+    implementation = Outcome(CompCode="MQCC_FAILED", Reason="MQRC_NOT_OPEN_FOR_OUTPUT",
+                             MD={"MsgId": "MQMI_NONE", "Priority": 0}, PMO={"ResolvedQName": ""})
+    policy = load_policy()
+    assert compare(model, implementation, Identities(), policy) == []
+    assert compare(implementation, model, Identities(), policy) == []
+    other = Outcome(CompCode="MQCC_FAILED", Reason="MQRC_Q_FULL", MD={"Priority": 0})
+    assert compare(model, other, Identities(), policy) == ["Reason: 'MQRC_NOT_OPEN_FOR_OUTPUT' vs 'MQRC_Q_FULL'"]
+    succeeded = Outcome(CompCode="MQCC_OK", Reason="MQRC_NONE", MD={"Priority": 0})
+    assert compare(succeeded, Outcome(CompCode="MQCC_OK", Reason="MQRC_NONE"), Identities(), policy) == [
+        "MD: present vs absent"]  # on success the structures are still due
+
+
+def test_the_example_server_in_javascript_runs_and_fails_exactly_what_its_expectations_list(tmp_path, capsys):
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("needs Node.js (`node` on PATH) to run the guide's example server docs/examples/server.js")
+    output = tmp_path / "run"
+    cli.main(["run", "--no-campaign", "--adapter", f"jsonlines:{node} {EXAMPLE}", "--expectations",
+              str(EXAMPLE_EXPECTED), "--output", str(output)])
+    out = capsys.readouterr().out
+    report = json.loads((output / "conformance.json").read_text())
+    assert report["adapter"]["name"] == "mq-conformance example server" and report["adapter"]["capabilities"] == ["core"]
+    statuses = Counter(scenario["status"] for scenario in report["scenarios"])
+    assert set(statuses) <= {"passed", "expected failure", "not claimed"}, out
+    assert statuses["passed"] >= 40 and statuses["expected failure"] >= 1
+    tests = report["summary"]["tests"]
+    assert tests["failed"] == tests["error"] == tests["unexpected pass"] == 0 and tests["passed"] > 0, out
+    assert not [c for c, v in report["clauses"].items() if v["status"] in ("failed", "unexpected pass")]
