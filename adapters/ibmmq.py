@@ -806,7 +806,7 @@ class IbmMqAdapter:
         real = self._mapping.get(name)
         fresh = real is None
         if (fresh or real in self._created) and self._pcf_usable():
-            created = self._pcf_define(name, real, definition)
+            created = self._pcf_define(name, real, definition, explicit)
             if created is not None:
                 return created
         if fresh:
@@ -882,9 +882,12 @@ class IbmMqAdapter:
                                    "MQCONF_QUEUES instead")
         return None
 
-    def _pcf_define(self, name: str, real: str | None, definition: Any) -> Outcome | None:
+    def _pcf_define(self, name: str, real: str | None, definition: Any, explicit: list[str]) -> Outcome | None:
         """Define ``name`` as a local queue with every attribute of ``definition`` through MQCMD_CREATE_Q
         (REPLACE); None when PCF turned out to be unavailable (the caller falls back to the pool)."""
+        beyond = sorted(key for key in explicit if key not in QUEUE_ATTRIBUTES)
+        if beyond:  # never define a plain local queue where the call asked for something else
+            return Outcome(error=f"define_queue {name}: {', '.join(beyond)} not supported by the ibmmq adapter")
         fresh = real is None
         real = real or (self.config.pcf_prefix + name)[:48]
         attributes = {key: getattr(definition, key) for key in QUEUE_ATTRIBUTES}

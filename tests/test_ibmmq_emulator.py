@@ -197,7 +197,8 @@ def test_pcf_creates_changes_and_deletes_a_local_queue(ibmmq_emulator):
     ("MQCMD_CREATE_Q", _queue("APP.Q"), "MQRCCF_OBJECT_ALREADY_EXISTS"),
     ("MQCMD_CHANGE_Q", _queue("NO.SUCH.Q"), "MQRC_UNKNOWN_OBJECT_NAME"),
     ("MQCMD_DELETE_Q", {CMQC.MQCA_Q_NAME: b"NO.SUCH.Q"}, "MQRC_UNKNOWN_OBJECT_NAME"),
-    ("MQCMD_CREATE_Q", _queue("APP.R", {CMQC.MQIA_Q_TYPE: CMQC.MQQT_ALIAS}), "MQRCCF_Q_TYPE_ERROR"),
+    ("MQCMD_CREATE_Q", _queue("APP.R", {CMQC.MQIA_Q_TYPE: CMQC.MQQT_REMOTE}), "MQRCCF_Q_TYPE_ERROR"),
+    ("MQCMD_CHANGE_Q", _queue("APP.Q", {CMQC.MQIA_Q_TYPE: CMQC.MQQT_ALIAS}), "MQRCCF_Q_WRONG_TYPE"),
     ("MQCMD_CREATE_Q", _queue("APP.R", {CMQC.MQIA_CURRENT_Q_DEPTH: 1}), "MQRCCF_CFIN_PARM_ID_ERROR"),
     ("MQCMD_CREATE_Q", {CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL}, "MQRCCF_PARM_MISSING"),
     ("MQCMD_INQUIRE_Q_NAMES", {CMQC.MQCA_Q_NAME: b"*"}, "MQRCCF_COMMAND_FAILED"),
@@ -209,6 +210,22 @@ def test_pcf_refusals_come_back_as_the_command_servers_reason(ibmmq_emulator, co
         getattr(pcf, command)(parameters)
     assert failed.value.comp == CMQC.MQCC_FAILED
     assert failed.value.reason == getattr(ibmmq.CMQCFC, reason, getattr(CMQC, reason, None))
+
+
+def test_pcf_defines_alias_and_model_queues_the_model_resolves(ibmmq_emulator):
+    ibmmq_emulator.define_queue("APP.TARGET")
+    qmgr = ibmmq.connect("QM1")
+    pcf = ibmmq.PCFExecute(qmgr)
+    pcf.MQCMD_CREATE_Q({CMQC.MQCA_Q_NAME: b"APP.ALIAS", CMQC.MQIA_Q_TYPE: CMQC.MQQT_ALIAS,
+                        CMQC.MQCA_BASE_Q_NAME: b"APP.TARGET"})
+    pcf.MQCMD_CREATE_Q({CMQC.MQCA_Q_NAME: b"APP.MODEL", CMQC.MQIA_Q_TYPE: CMQC.MQQT_MODEL,
+                        CMQC.MQIA_DEFINITION_TYPE: CMQC.MQQDT_PERMANENT_DYNAMIC})
+    ibmmq.Queue(qmgr, "APP.ALIAS", CMQC.MQOO_OUTPUT).put(b"via the alias")
+    assert [data for _md, data in ibmmq_emulator.messages("APP.TARGET")] == [b"via the alias"]
+    od = ibmmq.OD(ObjectName=b"APP.MODEL", DynamicQName=b"APP.DYN.*")
+    ibmmq.Queue(qmgr, od, CMQC.MQOO_INPUT_SHARED)
+    made = ibmmq.to_string(od.ObjectName)
+    assert made.startswith("APP.DYN.") and made in ibmmq_emulator.queues
 
 
 def test_pcf_will_not_delete_an_open_queue_or_one_with_messages_unless_purged(ibmmq_emulator):
@@ -283,3 +300,16 @@ def test_the_worked_example_of_docs_emulator_md_passes_as_an_application_test(tm
                          text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "2 passed" in run.stdout
+
+
+def test_mqset_through_ibmmq_is_the_models(ibmmq_emulator):
+    ibmmq_emulator.define_queue("APP.Q")
+    queue = ibmmq.Queue(ibmmq.connect("QM1"), "APP.Q", CMQC.MQOO_SET | CMQC.MQOO_OUTPUT)
+    queue.set(CMQC.MQIA_INHIBIT_PUT, CMQC.MQQA_PUT_INHIBITED)
+    assert ibmmq_emulator.queues["APP.Q"].definition.InhibitPut is True
+    with pytest.raises(ibmmq.MQMIError) as inhibited:
+        queue.put(b"x")
+    assert inhibited.value.reason == CMQC.MQRC_PUT_INHIBITED
+    with pytest.raises(ibmmq.MQMIError) as refused:
+        queue.set({CMQC.MQIA_MAX_Q_DEPTH: 10})  # not settable by MQSET
+    assert refused.value.reason == CMQC.MQRC_SELECTOR_ERROR

@@ -239,3 +239,10 @@ def test_outcomes_through_ibmmq_satisfy_the_outcome_schema(model_adapter):
     outcomes.append(run(model_adapter, "inquire", handle="h", Selectors=["MQIA_MAX_Q_DEPTH"]))
     for out in outcomes:
         schema.validate_outcome(out.to_json())
+
+
+def test_a_queue_attribute_the_adapter_cannot_translate_is_refused_not_dropped(model_adapter):
+    model_adapter.reset()
+    out = run(model_adapter, "define_queue", name="Q1", QType="MQQT_ALIAS", BaseQName="Q2")
+    assert out.error == "define_queue Q1: BaseQName, QType not supported by the ibmmq adapter"
+    assert "MQCONF.Q1" not in model_adapter.emulator.queues

@@ -11,15 +11,13 @@ Beyond the model, the emulator answers what an application of a real queue manag
 
 - ``MQOPEN`` of the queue manager object (MQOT_Q_MGR) for MQINQ of MQCA_Q_MGR_NAME, MQIA_MAX_MSG_LENGTH and
   MQIA_MSG_MARK_BROWSE_INTERVAL;
-- MQCA_Q_NAME, MQIA_DEF_INPUT_OPEN_OPTION, MQIA_SHAREABILITY and MQIA_Q_TYPE in an MQINQ of a queue (the
-  model's MQINQ answers the other integer attributes);
-- model queues (``SYSTEM.DEFAULT.MODEL.QUEUE``): an MQOPEN creates a temporary dynamic local queue named from
-  the MQOD's DynamicQName, as PCFExecute's reply queue needs;
+- the default model queue ``SYSTEM.DEFAULT.MODEL.QUEUE`` (temporary dynamic), defined in the model, from which
+  PCFExecute makes its reply queue;
 - the command server: SYSTEM.ADMIN.COMMAND.QUEUE is a local queue of the model; a PCF command put there is run
   and answered on its ReplyToQ (see :mod:`adapters.ibmmq_emulator.pcf`).
 
 What it does not model: message properties and message handles, publish/subscribe, asynchronous consumption
-(MQCB/MQCTL), MQSTAT, MQBEGIN (global units of work) and MQSET: they complete with MQCC_FAILED and
+(MQCB/MQCTL), MQSTAT and MQBEGIN (global units of work): they complete with MQCC_FAILED and
 MQRC_FUNCTION_NOT_SUPPORTED. Authentication (MQCSP) and client channels (MQCD) are accepted and ignored. The
 descriptor fields the model does not keep (PutApplType, ApplIdentityData, ApplOriginData) come back from MQGET as
 MQAT_DEFAULT and blanks.
@@ -28,6 +26,7 @@ MQAT_DEFAULT and blanks.
 from __future__ import annotations
 
 import itertools
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,15 +67,8 @@ MQIA_MAX_MSG_LENGTH = 13
 MQIA_MSG_MARK_BROWSE_INTERVAL = 68
 MQIA_FIRST, MQIA_LAST = 1, 2000
 MQAT_DEFAULT = 6
-# MQINQ selectors of a local queue the model's MQINQ does not answer, read from the queue's definition as a queue
-# manager reports them: MQIA_DEF_INPUT_OPEN_OPTION, MQIA_SHAREABILITY, MQIA_Q_TYPE (MQQT_LOCAL).
-DEFINITION_SELECTORS: dict[int, Any] = {
-    4: lambda d: d.DefInputOpenOption,
-    23: lambda d: d.Shareability,
-    20: lambda d: 1,
-}
 
-MODEL_QUEUES = ("SYSTEM.DEFAULT.MODEL.QUEUE",)
+DEFAULT_MODEL_QUEUE = "SYSTEM.DEFAULT.MODEL.QUEUE"
 SPECIAL_HOBJ_BASE = 0x4000_0000  # the emulator's own object handles; the model numbers its handles from 1
 _HCONNS = itertools.count(0x0100_0001)  # process-wide: a connection handle names its emulator
 
@@ -106,6 +98,26 @@ def ibm() -> Any:
     import ibmmq
 
     return ibmmq
+
+
+def selector_name(number: int) -> str:
+    """The MQIA_*/MQCA_* name of an attribute selector, as the model names it (IBM's CMQC for the rest; a number no
+    one names becomes a name the model refuses with MQRC_SELECTOR_ERROR)."""
+    family = "MQIA" if MQIA_FIRST <= number <= MQIA_LAST else "MQCA"
+    known = constants.NAMES.get(family, {}).get(number)
+    if known is not None:
+        return known
+    for name, value in vars(ibm().CMQC).items():
+        if value == number and name.startswith(family + "_") and not name.endswith(("_FIRST", "_LAST")):
+            return name
+    return f"{family}_{number}"
+
+
+def char_length_of(selector: int) -> int:
+    """The length of a character attribute in MQINQ's CharAttrs, from IBM's own table (ibmmq's mqinq module)."""
+    mqinq = sys.modules.get("mqinq")
+    length = mqinq.get_attr_length(selector) if mqinq is not None else 0
+    return length or 48
 
 
 def _text(raw: bytes) -> str:
@@ -206,10 +218,10 @@ class Emulator:
             self.world = Cluster(**kwargs)
             self._conns: dict[int, _Conn] = {}
             self._special_hobjs = itertools.count(SPECIAL_HOBJ_BASE + 1)
-            self._dynamic = itertools.count(1)
-            self._temporary: set[tuple[str, str]] = set()  # temporary dynamic queues, deleted when closed
             self._servers: dict[str, tuple[int, int]] = {}  # queue manager -> command server's Hconn, Hobj
             self.world.define_queue(None, QueueDefinition(COMMAND_QUEUE, MaxQDepth=3000), {})
+            self.world.define_queue(None, QueueDefinition(DEFAULT_MODEL_QUEUE, QType=V["MQQT_MODEL"],
+                                                          DefinitionType=V["MQQDT_TEMPORARY_DYNAMIC"]), {})
             for name in self._queues:
                 self.define_queue(name)
 
@@ -285,11 +297,7 @@ class Emulator:
             if conn is None:
                 return MQCC_FAILED, MQRC_HCONN_ERROR
             conn.special.clear()
-            qm = self.world.qmgr(conn.qmgr)
-            queues = {qm.handles[h].queue for h in qm.connections[conn.hconn].handles} if conn.hconn in \
-                qm.connections else set()
             result = self.world.disconnect(conn.qmgr, conn.hconn)
-            self._drop_temporary(conn.qmgr, queues)
             self._serve(conn.qmgr)
             return result.comp_code, result.reason
 
@@ -304,13 +312,14 @@ class Emulator:
             if od.ObjectType != MQOT_Q:
                 return MQHO_UNUSABLE_HOBJ, od.pack(), MQCC_FAILED, MQRC_OBJECT_TYPE_ERROR
             name = _text(od.ObjectName)
-            if name in MODEL_QUEUES and name not in self.world.qmgr(conn.qmgr).queues:
-                name = self._dynamic_queue(conn, _text(od.DynamicQName))
-                od.ObjectName = name.encode("ascii").ljust(48, b" ")
-            result = self._model(lambda: self.world.open(conn.qmgr, conn.hconn,
-                                                         MQOD(name, _text(od.ObjectQMgrName)), options))
+            model_od = MQOD(ObjectName=name, ObjectQMgrName=_text(od.ObjectQMgrName),
+                            DynamicQName=_text(od.DynamicQName))
+            result = self._model(lambda: self.world.open(conn.qmgr, conn.hconn, model_od, options))
             if result.failed:
                 return MQHO_UNUSABLE_HOBJ, od.pack(), result.comp_code, result.reason
+            if result.object_name:  # a model queue made a dynamic queue: MQ returns its name in ObjectName
+                name = result.object_name
+                od.ObjectName = name.encode("ascii").ljust(48, b" ")
             self._resolved(od, name, conn.qmgr)
             return result.hobj, od.pack(), result.comp_code, result.reason
 
@@ -329,28 +338,9 @@ class Emulator:
             od.ResolvedQName = name.encode("ascii").ljust(48, b" ")
             od.ResolvedQMgrName = qmgr.encode("ascii").ljust(48, b" ")
 
-    def _dynamic_queue(self, conn: _Conn, template: str) -> str:
-        """A temporary dynamic queue made from a model queue: DynamicQName with its trailing ``*`` replaced by a
-        unique suffix, as MQ names it."""
-        stem = template[:-1] if template.endswith("*") else template
-        name = stem if not template.endswith("*") else f"{stem}{next(self._dynamic):016X}"[:48]
-        qm = self.world.qmgr(conn.qmgr)
-        if name not in qm.queues:
-            self.world.define_queue(conn.qmgr, QueueDefinition(name), {})
-            self._temporary.add((conn.qmgr, name))
-        return name
-
-    def _drop_temporary(self, qmgr: str, queues: set[str]) -> None:
-        """Delete the temporary dynamic queues among ``queues`` that no handle has open any more."""
-        qm = self.world.qmgr(qmgr)
-        for name in queues:
-            if (qmgr, name) in self._temporary and not any(h.queue == name for h in qm.handles.values()):
-                self.forget_queue(qmgr, name)
-
     def forget_queue(self, qmgr: str, name: str) -> None:
         """Delete a queue and its messages (DELETE QLOCAL PURGE; the caller has checked it is not open)."""
         self.world.qmgr(qmgr).queues.pop(name, None)
-        self._temporary.discard((qmgr, name))
 
     def _serve(self, qmgr: str) -> None:
         """Let the command server answer what has become visible on the command queue."""
@@ -377,10 +367,7 @@ class Emulator:
             if hobj in conn.special:
                 del conn.special[hobj]
                 return MQCC_OK, 0
-            handle = self.world.qmgr(conn.qmgr).handles.get(hobj)
             result = self._model(lambda: self.world.close(conn.qmgr, conn.hconn, hobj, options))
-            if handle is not None and not result.failed:
-                self._drop_temporary(conn.qmgr, {handle.queue})
             return result.comp_code, result.reason
 
     def MQPUT(self, hconn: int, hobj: int, md_raw: bytes, pmo_raw: bytes, data: bytes) -> tuple[bytes, bytes, int, int]:
@@ -409,7 +396,8 @@ class Emulator:
             if od.ObjectType != MQOT_Q:
                 return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_OBJECT_TYPE_ERROR
             model_md, model_pmo = self._put_structures(md, pmo)
-            model_od = MQOD(name, _text(od.ObjectQMgrName))
+            model_od = MQOD(ObjectName=name, ObjectQMgrName=_text(od.ObjectQMgrName),
+                            DynamicQName=_text(od.DynamicQName))
             result = self._model(lambda: self.world.put1(conn.qmgr, conn.hconn, model_od, model_md, model_pmo,
                                                          bytes(data)))
             self._serve(conn.qmgr)
@@ -478,8 +466,6 @@ class Emulator:
             if conn is None:
                 return int_attrs, blank, MQCC_FAILED, MQRC_HCONN_ERROR
             numbers = [int(s) for s in selectors]
-            ints = [s for s in numbers if MQIA_FIRST <= s <= MQIA_LAST]
-            chars = [s for s in numbers if not MQIA_FIRST <= s <= MQIA_LAST]
             special = conn.special.get(hobj)
             if special is not None:
                 if special.kind != "qmgr" or not special.options & MQOO_INQUIRE:
@@ -491,29 +477,31 @@ class Emulator:
                 if any(s not in values for s in numbers):
                     return int_attrs, blank, MQCC_FAILED, MQRC_SELECTOR_ERROR
             else:
-                asked = [s for s in ints if s not in DEFINITION_SELECTORS]
-                names = [constants.NAMES.get("MQIA", {}).get(s, f"MQIA_{s}") for s in asked]
+                names = [selector_name(s) for s in numbers]
                 result = self._model(lambda: self.world.inquire(conn.qmgr, conn.hconn, hobj, names))
                 if result.failed:
                     return int_attrs, blank, result.comp_code, result.reason
-                if any(s != MQCA_Q_NAME for s in chars):
-                    return int_attrs, blank, MQCC_FAILED, MQRC_SELECTOR_ERROR
-                values = {s: int(result.attributes[n]) for s, n in zip(asked, names)}
-                qm = self.world.qmgr(conn.qmgr)
-                queue = qm.handles[hobj].queue
-                definition = qm.queues[queue].definition
-                for selector in ints:
-                    if selector in DEFINITION_SELECTORS:
-                        values[selector] = DEFINITION_SELECTORS[selector](definition)
-                if chars:
-                    values[MQCA_Q_NAME] = queue
+                values = {s: result.attributes[n] for s, n in zip(numbers, names)}
             char_bytes = b""
             for selector in numbers:
                 if MQIA_FIRST <= selector <= MQIA_LAST:
-                    int_attrs.append(values[selector])
+                    int_attrs.append(int(values[selector]))
                 else:
-                    char_bytes += str(values[selector]).encode("utf-8")[:48].ljust(48, b" ")
+                    length = char_length_of(selector)
+                    char_bytes += str(values[selector]).encode("utf-8")[:length].ljust(length, b" ")
             return int_attrs, char_bytes.ljust(char_length, b"\0")[:char_length], MQCC_OK, 0
+
+    def MQSET(self, hconn: int, hobj: int, selectors: list, int_attrs: list, char_attrs: bytes) -> tuple[int, int]:
+        with self._lock:
+            conn = self._conn(hconn)
+            if conn is None:
+                return MQCC_FAILED, MQRC_HCONN_ERROR
+            if hobj in conn.special:
+                return MQCC_FAILED, V["MQRC_NOT_OPEN_FOR_SET"]
+            names = [selector_name(int(s)) for s in selectors]
+            values = [int(v) for v in int_attrs]
+            result = self._model(lambda: self.world.set(conn.qmgr, conn.hconn, hobj, names, values))
+            return result.comp_code, result.reason
 
     # -- the model ------------------------------------------------------------------------------------------
     @staticmethod

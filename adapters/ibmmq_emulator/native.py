@@ -173,8 +173,12 @@ def _unsupported(hconn: Any) -> tuple[int, int]:
 
 
 def MQSET(hconn: int, hobj: int, selectors: list, int_attrs: list, char_attrs: bytes) -> tuple[int, int]:  # noqa: N802
-    """Not modelled: MQCC_FAILED, MQRC_FUNCTION_NOT_SUPPORTED."""
-    return _unsupported(hconn)
+    if not isinstance(selectors, list) or not isinstance(int_attrs, list):
+        raise EmulatorError("Selectors arg is not a list")
+    emulator = _owner(hconn)
+    if emulator is None:
+        return MQCC_FAILED, MQRC_HCONN_ERROR
+    return emulator.MQSET(hconn, hobj, selectors, int_attrs, char_attrs)
 
 
 def MQBEGIN(hconn: int) -> tuple[int, int]:  # noqa: N802

@@ -12,7 +12,8 @@ Commands answered, as IBM documents them:
 - Create Queue and Change Queue ("Change, Copy, and Create Queue", IBM MQ documentation,
   https://www.ibm.com/docs/en/SSFKSJ_9.2.0/com.ibm.mq.ref.adm.doc/q086990_.html): Create sets every attribute it
   does not give to the default local queue's value and needs MQIACF_REPLACE to replace an existing queue; Change
-  leaves every attribute it does not give as it was. Local queues only.
+  leaves every attribute it does not give as it was. Local, model and alias queues (with their DefinitionType and
+  BaseQName), and the backout and trigger attributes the model keeps.
 - Delete Queue ("MQCMD_DELETE_Q (Delete Queue)",
   https://www.ibm.com/docs/en/ibm-mq/10.0.x?topic=formats-mqcmd-delete-q-delete-queue, and "DELETE queues",
   https://ibm.com/docs/SSFKSJ_9.3.0/refadmin/q085890_.html): refused while an application has the queue open or
@@ -50,7 +51,17 @@ QUEUE_PARAMETERS: dict[str, str] = {
     "MQIA_DEF_PRIORITY": "DefPriority",
     "MQIA_DEF_INPUT_OPEN_OPTION": "DefInputOpenOption",
     "MQIA_SHAREABILITY": "Shareability",
+    "MQIA_DEFINITION_TYPE": "DefinitionType",  # of a model queue: the dynamic queues it makes
+    "MQCA_BASE_Q_NAME": "BaseQName",  # of an alias queue
+    "MQIA_BACKOUT_THRESHOLD": "BackoutThreshold",
+    "MQCA_BACKOUT_REQ_Q_NAME": "BackoutRequeueQName",
+    "MQIA_TRIGGER_CONTROL": "TriggerControl",
+    "MQIA_TRIGGER_TYPE": "TriggerType",
+    "MQIA_TRIGGER_DEPTH": "TriggerDepth",
+    "MQIA_TRIGGER_MSG_PRIORITY": "TriggerMsgPriority",
 }
+TEXT = {"BaseQName", "BackoutRequeueQName"}
+QUEUE_TYPES = ("MQQT_LOCAL", "MQQT_MODEL", "MQQT_ALIAS")
 QMGR_PARAMETERS: dict[str, str] = {"MQIA_MSG_MARK_BROWSE_INTERVAL": "MsgMarkBrowseInterval"}
 BOOLEAN = {"InhibitPut", "InhibitGet"}
 
@@ -138,15 +149,20 @@ class CommandServer:
             self._delete(qm, queue, parameters)
             return
         attributes = self._queue_attributes(parameters, {"MQCA_Q_NAME", "MQIA_Q_TYPE", "MQIACF_REPLACE"})
-        qtype = parameters.get(self._value("MQIA_Q_TYPE"), self._value("MQQT_LOCAL"))
-        if qtype != self._value("MQQT_LOCAL"):
+        qtype = parameters.get(self._value("MQIA_Q_TYPE"))
+        if qtype is not None and qtype not in {self._value(t) for t in QUEUE_TYPES}:
             raise PcfFailure("MQRCCF_Q_TYPE_ERROR")
         existing = qm.queues.get(queue)
+        if existing is not None and qtype is not None and existing.definition.QType != qtype:
+            raise PcfFailure("MQRCCF_Q_WRONG_TYPE")  # a queue of that name exists with another type
         if name == "MQCMD_CREATE_Q":
             replace = parameters.get(self._value("MQIACF_REPLACE"), self._value("MQRP_NO"))
             if existing is not None and replace != self._value("MQRP_YES"):
                 raise PcfFailure("MQRCCF_OBJECT_ALREADY_EXISTS")
-            base = QueueDefinition(queue)  # SYSTEM.DEFAULT.LOCAL.QUEUE's attributes, as the model defines them
+            if qtype is None:
+                raise PcfFailure("MQRCCF_PARM_MISSING")  # Create Queue needs QType
+            # the default queue of that type's attributes, as the model defines them
+            base = QueueDefinition(queue, QType=qtype)
         else:
             if existing is None:
                 raise PcfFailure("MQRC_UNKNOWN_OBJECT_NAME")
@@ -173,6 +189,11 @@ class CommandServer:
             if attribute is None:
                 raise PcfFailure("MQRCCF_CFST_PARM_ID_ERROR" if isinstance(value, bytes) else
                                  "MQRCCF_CFIN_PARM_ID_ERROR")
+            if attribute in TEXT:
+                if not isinstance(value, bytes) or len(value.rstrip(b"\0 ")) > 48:
+                    raise PcfFailure("MQRCCF_PARM_VALUE_ERROR")
+                attributes[attribute] = value.rstrip(b"\0 ").decode("ascii", errors="replace")
+                continue
             if not isinstance(value, int) or value < 0:
                 raise PcfFailure("MQRCCF_PARM_VALUE_ERROR")
             attributes[attribute] = bool(value) if attribute in BOOLEAN else value
