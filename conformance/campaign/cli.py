@@ -9,13 +9,14 @@ from pathlib import Path
 
 from adapters.base import AdapterError, load
 
+from ..vocabulary import AREAS as VOCABULARY
 from .generate import AREAS
 
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
-# The capabilities (fixtures/capabilities.yaml) each generated area's calls need: the groups vocabulary puts
-# segments and uses syncpoint; the browse-mark one consumes under syncpoint. An area runs only when the adapter
-# claims all of them.
-AREA_NEEDS = {"groups": ("groups", "segmentation", "units-of-work"), "browse-mark": ("browse-mark", "units-of-work")}
+# The capabilities (fixtures/capabilities.yaml) each generated area's calls need, as the vocabulary declares
+# them (conformance/vocabulary.py; tests/test_vocabulary.py checks them against the calls each area makes).
+# An area runs only when the adapter claims all of them.
+AREA_NEEDS = {name: tuple(sorted(area.capabilities)) for name, area in VOCABULARY.items()}
 
 
 def claimed_areas(areas, claimed) -> list[str]:
@@ -32,7 +33,7 @@ def add_parser(commands) -> None:
     campaign.add_argument("--length", type=int, default=20, help="calls per generated sequence (default 20)")
     campaign.add_argument("--seed", type=int, default=0, help="the campaign's seed: sequence i comes from (seed, i)")
     campaign.add_argument("--areas", nargs="+", default=list(AREAS), choices=AREAS,
-                          help="vocabularies to draw from (default: all the adapter claims)")
+                          help="vocabulary areas to draw from (default: all whose capabilities the adapter claims)")
     campaign.add_argument("--master", default="local[*]",
                           help="Spark master URL (default local[*]); 'inprocess' runs without Spark")
     campaign.add_argument("--corpus", type=Path, help="replay a corpus (JSON lines, Parquet or scenario files) "
@@ -58,7 +59,8 @@ def main(args: argparse.Namespace) -> int:
         adapter.close()
         areas = claimed_areas(args.areas, claimed)
         if not areas and corpus is None:
-            print(f"mqconf: adapter {args.adapter} claims none of the areas {', '.join(args.areas)}", file=sys.stderr)
+            print(f"mqconf: adapter {args.adapter} claims the capabilities of none of the areas "
+                  f"{', '.join(args.areas)}", file=sys.stderr)
             return EXIT_USAGE
         for area in sorted(set(args.areas) - set(areas)):
             needs = ", ".join(AREA_NEEDS.get(area, (area,)))
@@ -92,6 +94,9 @@ def print_summary(summary: dict) -> None:
           f"{run['partitions_skipped']} already done; {run['seconds']} s")
     print(f"coverage: {cov['clauses_applied']}/{cov['clauses_total']} clauses applied, "
           f"{cov['table_rows_covered']}/{cov['table_rows_total']} table rows")
+    for table_id, table in a["table_rows"].items():
+        for row, why in table.get("unreached", {}).items():
+            print(f"  unreached {row}: {why}")
     for signature in a["signatures"]:
         print(f"DIVERGENCE x{signature['count']}: {signature['op']} [{signature['options'] or 'no options'}] "
               f"model {signature['model_reason']} vs adapter {signature['impl_reason']}")

@@ -43,8 +43,11 @@ def _check(sequence: Any, where: str) -> dict[str, Any]:
     binds = sequence.get("binds") or []
     if not isinstance(binds, list):
         raise CorpusError(f"{where}: 'binds' must be a list with one mapping per call")
-    return {"id": str(sequence.get("id", where)), "area": str(sequence.get("area", "corpus")),
-            "calls": [dict(c) for c in sequence["calls"]], "binds": [dict(b or {}) for b in binds]}
+    checked = {"id": str(sequence.get("id", where)), "area": str(sequence.get("area", "corpus")),
+               "calls": [dict(c) for c in sequence["calls"]], "binds": [dict(b or {}) for b in binds]}
+    if isinstance(sequence.get("target"), str):
+        checked["target"] = sequence["target"]  # the table row a generated sequence was steered at
+    return checked
 
 
 def _from_scenario(path: Path) -> dict[str, Any]:
@@ -127,7 +130,9 @@ def _load_parquet(path: Path) -> list[dict[str, Any]]:
     import pyarrow.parquet as pq
 
     try:
-        rows = pq.read_table(path, columns=["id", "area", "calls", "binds"]).to_pylist()
+        table = pq.read_table(path)
+        rows = table.select([c for c in ("id", "area", "calls", "binds", "target") if c in table.column_names]
+                            ).to_pylist()
     except Exception as exc:  # noqa: BLE001 - pyarrow's many error types end in one message
         raise CorpusError(f"{path}: cannot read as a Parquet corpus ({exc})") from None
     sequences = []
@@ -153,6 +158,7 @@ def save_corpus(sequences: Iterable[Mapping[str, Any]], path: Path) -> Path:
             "id": [s["id"] for s in checked], "area": [s["area"] for s in checked],
             "calls": [json.dumps(s["calls"], sort_keys=True) for s in checked],
             "binds": [json.dumps(s["binds"], sort_keys=True) for s in checked],
+            "target": pa.array([s.get("target") for s in checked], pa.string()),
         })
         pq.write_table(table, path)
     else:

@@ -34,10 +34,10 @@ import yaml
 from adapters.base import load
 from adapters.reference import ReferenceAdapter
 
-from .generate import AREAS, sequence
+from .generate import AREAS, Steering, sequence
 from .replay import replay
 
-STEP_COLUMNS = ("seq", "sequence_id", "area", "step", "op", "call", "model", "impl", "expect", "clauses",
+STEP_COLUMNS = ("seq", "sequence_id", "area", "target", "step", "op", "call", "model", "impl", "expect", "clauses",
                 "problems", "diverged", "options", "model_reason", "impl_reason")
 SIGNATURE = ("op", "options", "model_reason", "impl_reason")
 
@@ -113,17 +113,20 @@ class Worker:
     def close(self) -> None:
         self.impl.close()
 
-    def sequence(self, index: int) -> Mapping[str, Any]:
+    def sequence(self, index: int, steering: Steering | None = None) -> Mapping[str, Any]:
         if self.corpus is not None:
             return self.corpus[index]
-        return sequence(self.config.seed, index, self.config.length, self.config.areas)
+        target = steering.target(index) if steering is not None else None
+        return sequence(self.config.seed, index, self.config.length, self.config.areas, target)
 
     def rows(self, indexes: Iterator[int] | range, sequences: Mapping[int, Mapping[str, Any]] | None = None
              ) -> dict[str, list]:
-        """The step rows of the sequences at ``indexes``, column by column."""
+        """The step rows of the sequences at ``indexes``, column by column. Generated sequences are steered
+        toward the table rows the earlier sequences of these ``indexes`` have not reached (generate.Steering)."""
         columns: dict[str, list] = {name: [] for name in STEP_COLUMNS}
+        steering = Steering(self.config.seed, self.config.areas) if sequences is None and self.corpus is None else None
         for index in indexes:
-            seq = sequences[index] if sequences is not None else self.sequence(index)
+            seq = sequences[index] if sequences is not None else self.sequence(index, steering)
             self.model.reset()
             self.impl.reset()
             records = replay(seq, self.model, self.impl)
@@ -133,8 +136,11 @@ class Worker:
                 columns["seq"].append(index)
                 columns["sequence_id"].append(seq["id"])
                 columns["area"].append(seq["area"])
-                for name in STEP_COLUMNS[3:]:
+                columns["target"].append(seq.get("target"))
+                for name in STEP_COLUMNS[4:]:
                     columns[name].append(record[name])
+                if steering is not None:
+                    steering.saw(record["clauses"])
         return columns
 
 
@@ -142,7 +148,8 @@ def arrow_schema():
     import pyarrow as pa
 
     return pa.schema([
-        ("seq", pa.int64()), ("sequence_id", pa.string()), ("area", pa.string()), ("step", pa.int32()),
+        ("seq", pa.int64()), ("sequence_id", pa.string()), ("area", pa.string()), ("target", pa.string()),
+        ("step", pa.int32()),
         ("op", pa.string()), ("call", pa.string()), ("model", pa.string()), ("impl", pa.string()),
         ("expect", pa.string()), ("clauses", pa.list_(pa.string())), ("problems", pa.list_(pa.string())),
         ("diverged", pa.bool_()), ("options", pa.string()), ("model_reason", pa.string()),
@@ -262,6 +269,8 @@ class Partial:
     clauses: Counter = field(default_factory=Counter)
     # signature -> [count, shortest witness (length, seq, sequence id)]
     signatures: dict[tuple, list] = field(default_factory=dict)
+    # table row -> how many sequences were steered at it
+    targets: Counter = field(default_factory=Counter)
 
     def add(self, signature: tuple, count: int, witness: tuple[int, int, str]) -> None:
         """Count ``count`` divergences of ``signature``, keeping the shorter witness."""
@@ -271,14 +280,14 @@ class Partial:
 
     def merge(self, other: Partial) -> Partial:
         merged = Partial(self.sequences + other.sequences, self.steps + other.steps, self.clauses + other.clauses,
-                         {k: list(v) for k, v in self.signatures.items()})
+                         {k: list(v) for k, v in self.signatures.items()}, self.targets + other.targets)
         for signature, (count, witness) in other.signatures.items():
             merged.add(signature, count, witness)
         return merged
 
-    def aggregates(self) -> dict[str, Any]:
+    def aggregates(self, areas: Sequence[str] = AREAS) -> dict[str, Any]:
         signatures = [(key, count, witness) for key, (count, witness) in self.signatures.items()]
-        return finish_aggregates(self.sequences, self.steps, self.clauses, signatures)
+        return finish_aggregates(self.sequences, self.steps, self.clauses, signatures, self.targets, areas)
 
 
 def partition_aggregate(store: Store, part: int) -> Partial:
@@ -288,9 +297,11 @@ def partition_aggregate(store: Store, part: int) -> Partial:
     import pyarrow.parquet as pq
 
     folder = store.steps / f"part={part}"
-    table = pq.read_table(folder, columns=["seq", "clauses", "diverged"])
+    table = pq.read_table(folder, columns=["seq", "target", "clauses", "diverged"])
     clauses = Counter({c["values"]: c["counts"] for c in pc.value_counts(pc.list_flatten(table["clauses"])).to_pylist()})
-    partial = Partial(pc.count_distinct(table["seq"]).as_py(), table.num_rows, clauses)
+    steered = table.filter(pc.is_valid(table["target"])).group_by("target").aggregate([("seq", "count_distinct")])
+    targets = Counter({r["target"]: r["seq_count_distinct"] for r in steered.to_pylist()})
+    partial = Partial(pc.count_distinct(table["seq"]).as_py(), table.num_rows, clauses, targets=targets)
     if pc.any(table["diverged"]).as_py():
         for row in pq.read_table(folder, columns=["seq", "sequence_id", "step", *SIGNATURE],
                                  filters=[("diverged", "=", True)]).to_pylist():
@@ -311,18 +322,39 @@ def read_witness_rows(store: Store, config: CampaignConfig, seqs: Sequence[int])
     return {s: sorted(rows, key=lambda r: r["step"]) for s, rows in found.items()}
 
 
+def why_unreached(table_id: str, row_id: str, areas: Sequence[str], steered: int) -> str:
+    """Why no sequence of the campaign reached a table row: unreachable by construction (the vocabulary says
+    why), its area not in the campaign, or not yet generated (and how often the generator aimed at it)."""
+    from .. import vocabulary
+
+    reason = vocabulary.unreachable(table_id, row_id)
+    if reason is not None:
+        return f"unreachable by construction: {reason}"
+    area = vocabulary.table_area(table_id)
+    if area is not None and area.name not in areas:
+        return f"not generated: its area {area.name} is not in this campaign"
+    return f"not yet generated: {steered} sequence(s) were steered at it without reaching it"
+
+
 def finish_aggregates(sequences: int, steps: int, clauses: Mapping[str, int],
-                      signatures: Sequence[tuple[tuple, int, tuple[int, int, str]]]) -> dict[str, Any]:
-    """The aggregates in their one canonical, sorted shape (whatever computed the counts)."""
+                      signatures: Sequence[tuple[tuple, int, tuple[int, int, str]]],
+                      targets: Mapping[str, int] | None = None, areas: Sequence[str] = AREAS) -> dict[str, Any]:
+    """The aggregates in their one canonical, sorted shape (whatever computed the counts). Each table lists
+    its rows' counts, and for each row never reached, why (:func:`why_unreached`)."""
     from reference.tables import default_spec
 
     from ..clauses import load_registry
 
     registry = load_registry()
+    targets = targets or {}
     tables = {}
     for table in default_spec().tables.values():
         counts = {row.id: int(clauses.get(row.id, 0)) for row in table.rows}
-        tables[table.id] = {"rows": len(counts), "covered": sum(1 for c in counts.values() if c), "counts": counts}
+        unreached = {row: why_unreached(table.id, row, areas, int(targets.get(row, 0)))
+                     for row, count in counts.items() if not count}
+        tables[table.id] = {"rows": len(counts), "covered": sum(1 for c in counts.values() if c), "counts": counts,
+                            "steered": {row: int(targets[row]) for row in counts if targets.get(row)},
+                            "unreached": unreached}
     listed = []
     for key, count, (length, seq, sequence_id) in signatures:
         signature = dict(zip(SIGNATURE, key))
@@ -462,4 +494,4 @@ def run_campaign(config: CampaignConfig, output: Path, campaign_id: str | None =
             partial = spark_job.aggregate(session, store, config)
         run = {"master": master, "partitions": config.parts, "partitions_run": ran, "partitions_skipped": skipped,
                "seconds": round(time.perf_counter() - started, 3)}
-        return write_outputs(store, config, campaign_id, partial.aggregates(), run)
+        return write_outputs(store, config, campaign_id, partial.aggregates(config.areas), run)

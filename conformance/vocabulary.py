@@ -1,0 +1,995 @@
+"""The one vocabulary of generated calls: what the differential state machines (conformance/differential.py) and
+the campaign generator (conformance/campaign/generate.py) both draw from.
+
+An :class:`Area` is a set-up (calls run first) and :class:`Rule` s; a rule is a name, the *domains* of its
+arguments and a function from drawn arguments to calls (in the call language, reference/calls.py). A domain is a
+description, not a generator: :func:`strategy` turns it into a Hypothesis strategy (for the state machines) and
+:func:`draw` draws from it with a seeded :class:`random.Random` (for the campaign, reproducible from a seed and
+an index). So both sides generate from this one description.
+
+No option list is kept here: option names come from the model's constants (``reference.constants.FLAGS``) and
+from the option-rules tables (fixtures/tables/*-rules.yaml), read through ``reference.tables``.
+
+Table-directed generation (:func:`recipe`): for a row of a decision table, the calls that set up the facts its
+``when`` needs and then make the call the row decides. The facts of each table input are data here
+(:data:`PUT_FACTS`, :data:`CONSISTENCY_FACTS`...); option-rules rows are broken on purpose from their own lists;
+cluster workload rows from the ``by`` attribute each elimination step compares. A row for which no recipe can
+be made is unreachable by construction, and :func:`unreachable` says why.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reference import constants
+from reference.get import NOT_YET
+from reference.options import first_broken
+from reference.tables import EITHER, OptionRules, Table, default_spec
+
+# -- domains ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """One of ``values``."""
+
+    values: tuple
+
+
+@dataclass(frozen=True)
+class SomeOf:
+    """A list of distinct items of ``values`` (at most ``max_size``), in drawing order."""
+
+    values: tuple
+    max_size: int
+
+
+@dataclass(frozen=True)
+class Between:
+    """A whole number from ``low`` to ``high`` inclusive."""
+
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class Known:
+    """An identifier an earlier call returned in outcome field ``path`` (``MD.GroupId``, ``GMO.MsgToken``), or
+    ``none`` when there is none: the state machines' bundle of that name, the generator's bound variables."""
+
+    path: str
+    none: str
+
+
+BOOL = OneOf((False, True))
+Domain = OneOf | SomeOf | Between | Known
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One kind of generated step: its arguments' domains and the calls it makes from drawn arguments.
+
+    ``binds`` is a :class:`Known` when the outcome of the rule's last call carries an identifier later rules
+    may name (its ``path``): the state machines put it in the bundle of that name, the generator binds a
+    variable to it."""
+
+    name: str
+    build: Callable[..., list[dict[str, Any]]]
+    args: Mapping[str, Domain]
+    binds: Known | None = None
+    weight: int = 1
+
+
+def rule(binds: Known | None = None, weight: int = 1, **args: Domain):
+    """Decorator: a function from drawn arguments to calls becomes a :class:`Rule`."""
+    def wrap(build: Callable[..., list[dict[str, Any]]]) -> Rule:
+        return Rule(build.__name__, build, args, binds, weight)
+    return wrap
+
+
+GROUP_ID = Known("MD.GroupId", "MQGI_NONE")
+MSG_ID = Known("MD.MsgId", "MQMI_NONE")
+MSG_TOKEN = Known("GMO.MsgToken", "MQMTOK_NONE")
+
+
+@dataclass(frozen=True)
+class Area:
+    """A vocabulary area: the capabilities an adapter must claim for it, its set-up calls and its rules.
+
+    ``tables`` are the decision tables whose rows the area's recipes reach (table-directed generation)."""
+
+    name: str
+    title: str
+    capabilities: frozenset[str]
+    setup: tuple[Mapping[str, Any], ...]
+    rules: tuple[Rule, ...]
+    tables: tuple[str, ...] = ()
+    policy: Mapping[str, Any] = field(default_factory=dict)
+
+    def setup_calls(self) -> list[dict[str, Any]]:
+        return [dict(call) for call in self.setup]
+
+
+# -- drawing with a seeded generator (the campaign) ---------------------------------------------------------
+
+class Ids:
+    """The seeded generator's bound identifiers: for each outcome field, the variables (``$GroupId1``...) bound
+    to it so far. A variable whose call returned no identifier stays unbound; the replay then passes the same
+    unknown identifier on both sides."""
+
+    def __init__(self) -> None:
+        self.bound: dict[str, int] = {}
+
+    def pick(self, rng: random.Random, known: Known) -> str:
+        count = self.bound.get(known.path, 0)
+        if not count or rng.random() < 0.1:
+            return known.none
+        return f"${known.path.split('.')[-1]}{rng.randint(1, count)}"
+
+    def bind(self, known: Known) -> dict[str, str]:
+        """A new variable for ``known``'s field of the next outcome: the call's ``binds`` entry."""
+        self.bound[known.path] = self.bound.get(known.path, 0) + 1
+        return {f"${known.path.split('.')[-1]}{self.bound[known.path]}": known.path}
+
+
+def draw(domain: Domain, rng: random.Random, ids: Ids) -> Any:
+    """One value of ``domain`` from ``rng``."""
+    if isinstance(domain, OneOf):
+        value = domain.values[rng.randrange(len(domain.values))]
+        return list(value) if isinstance(value, (list, tuple)) else value
+    if isinstance(domain, SomeOf):
+        return rng.sample(domain.values, rng.randint(0, min(domain.max_size, len(domain.values))))
+    if isinstance(domain, Between):
+        return rng.randint(domain.low, domain.high)
+    return ids.pick(rng, domain)
+
+
+def draw_step(area: Area, rng: random.Random, ids: Ids) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """One rule of ``area`` (chosen by weight) with drawn arguments: its calls, and each call's ``binds``."""
+    chosen = rng.choices(area.rules, weights=[r.weight for r in area.rules])[0]
+    calls = chosen.build(**{name: draw(domain, rng, ids) for name, domain in chosen.args.items()})
+    binds: list[dict[str, str]] = [{} for _ in calls]
+    if calls and chosen.binds is not None:
+        binds[-1] = ids.bind(chosen.binds)
+    return calls, binds
+
+
+# -- Hypothesis strategies (the state machines) ------------------------------------------------------------
+
+def strategy(domain: Domain, bundles: Mapping[str, Any] | None = None):
+    """The Hypothesis strategy for ``domain``; a :class:`Known` draws from the machine's bundle of its path."""
+    from hypothesis import strategies as st
+
+    if isinstance(domain, OneOf):
+        return st.sampled_from([list(v) if isinstance(v, (list, tuple)) else v for v in domain.values])
+    if isinstance(domain, SomeOf):
+        return st.lists(st.sampled_from(domain.values), max_size=domain.max_size, unique=True)
+    if isinstance(domain, Between):
+        return st.integers(domain.low, domain.high)
+    return (bundles or {})[domain.path]
+
+
+# -- names from the model's constants and tables ------------------------------------------------------------
+
+def option_names(family: str, leave_out: Sequence[str] = ()) -> tuple[str, ...]:
+    """Every documented option of ``family`` (the model's constants), less ``leave_out``."""
+    return tuple(sorted(n for n in constants.FLAGS[family] if n not in leave_out))
+
+
+def core_names(names: Sequence[str]) -> tuple[str, ...]:
+    """``names`` less those that fixtures/capabilities.yaml lists under a capability other than core (an area
+    an implementation with only ``core`` can run must not use them)."""
+    from adapters.capabilities import load_capabilities
+
+    beyond = {n for c in load_capabilities().values() if c.name != "core" for n in c.names}
+    return tuple(n for n in names if n not in beyond)
+
+
+def rules_table(table_id: str) -> OptionRules:
+    return default_spec()[table_id]
+
+
+def _names(family: str, *parts: str) -> tuple[str, ...]:
+    """Option names of ``family`` whose suffix is one of ``parts`` (``_names("MQGMO", "SYNCPOINT")``)."""
+    found = tuple(f"{family}_{p}" for p in parts)
+    for name in found:
+        constants.value(name, family)  # an unknown name is a programming error here, caught by the tests
+    return found
+
+
+MF = {name.removeprefix("MQMF_"): name for name in constants.FLAGS["MQMF"]}
+GROUP_FLAGS = {"none": [], "in": [MF["MSG_IN_GROUP"]], "last": [MF["LAST_MSG_IN_GROUP"]]}
+SEGMENT_FLAGS = {"none": [], "in": [MF["SEGMENT"]], "last": [MF["LAST_SEGMENT"]]}
+# Every combination of group and segment flags, and segmentation allowed alone.
+FLAG_SETS = tuple(GROUP_FLAGS[g] + SEGMENT_FLAGS[s] for g in GROUP_FLAGS for s in SEGMENT_FLAGS) + (
+    [MF["SEGMENTATION_ALLOWED"]],)
+# Get options taken from those the get tables and the option rules speak of.
+GET_OPTIONS = _names("MQGMO", "LOGICAL_ORDER", "SYNCPOINT", "COMPLETE_MSG", "ALL_MSGS_AVAILABLE",
+                     "ALL_SEGMENTS_AVAILABLE", "ACCEPT_TRUNCATED_MSG")
+BROWSE_OPTIONS = (["MQGMO_BROWSE_FIRST"], ["MQGMO_BROWSE_NEXT"], ["MQGMO_BROWSE_FIRST", "MQGMO_LOGICAL_ORDER"],
+                  ["MQGMO_BROWSE_NEXT", "MQGMO_LOGICAL_ORDER"], ["MQGMO_BROWSE_MSG_UNDER_CURSOR"])
+CO_OP_BROWSE_OPTIONS = (
+    ["MQGMO_BROWSE_CO_OP"], ["MQGMO_BROWSE_HANDLE"],
+    ["MQGMO_BROWSE_NEXT", "MQGMO_UNMARKED_BROWSE_MSG", "MQGMO_MARK_BROWSE_CO_OP"],
+    ["MQGMO_BROWSE_MSG_UNDER_CURSOR", "MQGMO_UNMARK_BROWSE_CO_OP"],
+    ["MQGMO_BROWSE_MSG_UNDER_CURSOR", "MQGMO_UNMARK_BROWSE_HANDLE"],
+    ["MQGMO_BROWSE_FIRST", "MQGMO_MARK_BROWSE_CO_OP"], ["MQGMO_BROWSE_FIRST", "MQGMO_MARK_BROWSE_HANDLE"],
+)
+PUT_DATA = ("", "a", "bcd", "efghijklmnopqrstuvwxyz0123")
+QUEUE = {"name": "Q1"}
+HANDLE_OPTIONS = ["MQOO_OUTPUT", "MQOO_INPUT_SHARED", "MQOO_BROWSE"]
+BROWSER_OPTIONS = ["MQOO_BROWSE", "MQOO_CO_OP"]
+ALL_ACCESS = ["MQOO_OUTPUT", "MQOO_INPUT_SHARED", "MQOO_BROWSE", "MQOO_INQUIRE"]
+PERSISTENCE = ("MQPER_PERSISTENT", "MQPER_NOT_PERSISTENT")
+
+
+def _call(op: str, **args: Any) -> dict[str, Any]:
+    return {"op": op, **args}
+
+
+def _open(handle: str, options: list[str], queue: str = "Q1", **more: Any) -> dict[str, Any]:
+    return _call("open", handle=handle, queue=queue, Options=list(options), **more)
+
+
+def _reopen(handle: str, options: list[str], queue: str = "Q1", **more: Any) -> list[dict[str, Any]]:
+    return [_call("close", handle=handle, **({"connection": more["connection"]} if "connection" in more else {})),
+            _open(handle, options, queue, **more)]
+
+
+def _put(logical: bool = False, syncpoint: bool = False, flags: Sequence[str] = (), persistent: bool = False,
+         data: Any = "x", handle: str = "h", **md: Any) -> dict[str, Any]:
+    options = (["MQPMO_LOGICAL_ORDER"] if logical else []) + (["MQPMO_SYNCPOINT"] if syncpoint else [])
+    return _call("put", handle=handle, PMO={"Options": options},
+                 MD={"MsgFlags": list(flags), "Persistence": PERSISTENCE[not persistent], **md}, data=data)
+
+
+def _get(options: Sequence[str] = (), match: Sequence[str] = (), handle: str = "h", **more: Any) -> dict[str, Any]:
+    return _call("get", handle=handle, GMO={"Options": list(options), "MatchOptions": list(match)}, **more)
+
+
+def _end_unit_of_work(commit: bool) -> list[dict[str, Any]]:
+    return [_call("commit" if commit else "backout")]
+
+
+# -- groups and segments ------------------------------------------------------------------------------------
+
+@rule(binds=GROUP_ID, flags=OneOf(FLAG_SETS), logical=BOOL, syncpoint=BOOL, persistent=BOOL,
+      data=OneOf(PUT_DATA), weight=3)
+def put(flags, logical, syncpoint, persistent, data):
+    return [_put(logical, syncpoint, flags, persistent, data)]
+
+
+@rule(binds=GROUP_ID, group=GROUP_ID, seq=Between(0, 3), offset=OneOf((-1, 0, 1, 3)),
+      flags=OneOf(FLAG_SETS))
+def put_explicit(group, seq, offset, flags):
+    return [_call("put", handle="h", MD={"GroupId": group, "MsgSeqNumber": seq, "Offset": offset,
+                                         "MsgFlags": list(flags)}, data="x")]
+
+
+@rule(options=SomeOf(GET_OPTIONS, 3), buffer=OneOf((None, None, 0, 2)), weight=2)
+def get(options, buffer):
+    return [_get(options, **({} if buffer is None else {"BufferLength": buffer}))]
+
+
+@rule(group=GROUP_ID)
+def get_by_group(group):
+    return [_call("get", handle="h", MD={"GroupId": group}, GMO={"MatchOptions": ["MQMO_MATCH_GROUP_ID"]})]
+
+
+@rule(options=OneOf(BROWSE_OPTIONS))
+def browse(options):
+    return [_get(options)]
+
+
+@rule(commit=BOOL)
+def end_unit_of_work(commit):
+    return _end_unit_of_work(commit)
+
+
+@rule()
+def reopen():
+    return _reopen("h", HANDLE_OPTIONS)
+
+
+@rule(flags=OneOf(FLAG_SETS), logical=BOOL)
+def put1(flags, logical):
+    return [_call("put1", queue="Q1", PMO={"Options": ["MQPMO_LOGICAL_ORDER"] if logical else []},
+                  MD={"MsgFlags": list(flags)}, data="p")]
+
+
+@rule(flags=OneOf(FLAG_SETS), seq=Between(0, 2), offset=OneOf((-1, 0, 2)))
+def put_version_1(flags, seq, offset):
+    return [_call("put", handle="h", MD={"Version": 1, "MsgFlags": list(flags), "MsgSeqNumber": seq,
+                                         "Offset": offset}, data="v")]
+
+
+@rule(seq=OneOf((1, 2)), offset=OneOf((0, 1)), match=SomeOf(_names("MQMO", "MATCH_MSG_SEQ_NUMBER", "MATCH_OFFSET",
+                                                                    "MATCH_GROUP_ID"), 2))
+def get_logical_matching(seq, offset, match):
+    return [_call("get", handle="h", MD={"MsgSeqNumber": seq, "Offset": offset},
+                  GMO={"Options": ["MQGMO_LOGICAL_ORDER"], "MatchOptions": list(match)})]
+
+
+@rule(browse_=OneOf((["MQGMO_BROWSE_FIRST"], ["MQGMO_BROWSE_NEXT"])), complete=BOOL)
+def get_under_cursor(browse_, complete):
+    options = ["MQGMO_MSG_UNDER_CURSOR"] + (["MQGMO_COMPLETE_MSG"] if complete else [])
+    return [_get(browse_), _get(options)]
+
+
+@rule(logical=BOOL, flags=OneOf((1 << 20, 1 << 24)))
+def put_unknown_flags(logical, flags):
+    return [_call("put", handle="h", PMO={"Options": ["MQPMO_LOGICAL_ORDER"] if logical else []},
+                  MD={"Version": 1 if logical else 2, "MsgFlags": flags}, data="f")]
+
+
+GROUPS = Area(
+    "groups", "Puts and gets of groups and segments, in logical and physical order, with units of work",
+    frozenset({"core", "groups", "segmentation", "units-of-work"}), ({"op": "define_queue", **QUEUE}, _open("h", HANDLE_OPTIONS)),
+    (put, put_explicit, get, get_by_group, browse, end_unit_of_work, reopen, put1, put_version_1,
+     get_logical_matching, get_under_cursor, put_unknown_flags),
+    ("put.logical-order.table1", "put.group-consistency", "put.close-outcome.table2", "get.logical-order.table4"))
+
+
+# -- segmentation by the queue manager ----------------------------------------------------------------------
+
+@rule(binds=GROUP_ID, length=OneOf((3, 16, 20, 33, 70)), allowed=BOOL, persistent=BOOL,
+      syncpoint=BOOL, string=BOOL, flags=OneOf(FLAG_SETS), weight=3)
+def put_long(length, allowed, persistent, syncpoint, string, flags):
+    flags = list(flags) + ([MF["SEGMENTATION_ALLOWED"]] if allowed and MF["SEGMENTATION_ALLOWED"] not in flags else [])
+    md = {"Format": "MQFMT_STRING"} if string else {}
+    handle = "tiny" if length == 3 else "small"
+    return [_put(False, syncpoint, flags, persistent, {"fill": "s", "length": length * (handle == "small") or 12},
+                 handle=handle, **md)]
+
+
+@rule(options=SomeOf(GET_OPTIONS, 3), buffer=OneOf((None, None, 4, 40)), weight=2)
+def get_small(options, buffer):
+    return [_get(options, handle="small", **({} if buffer is None else {"BufferLength": buffer}))]
+
+
+@rule(commit=BOOL)
+def end_unit_of_work_small(commit):
+    return _end_unit_of_work(commit)
+
+
+SEGMENTATION = Area(
+    "segmentation", "Messages longer than the queue takes, segmented by the queue manager or refused",
+    frozenset({"core", "groups", "segmentation", "units-of-work"}),
+    ({"op": "define_queue", "name": "SMALL", "MaxMsgLength": 20}, _open("small", HANDLE_OPTIONS, "SMALL"),
+     {"op": "define_queue", "name": "TINY", "MaxMsgLength": 8}, _open("tiny", HANDLE_OPTIONS, "TINY")),
+    (put_long, get_small, end_unit_of_work_small))
+
+
+# -- browse and marks ---------------------------------------------------------------------------------------
+
+@rule(binds=MSG_ID, data=OneOf(("a", "b", "c")), weight=2)
+def put_plain(data):
+    return [_call("put", handle="h", data=data)]
+
+
+@rule(binds=MSG_TOKEN, browser=OneOf(("d1", "d2")), options=OneOf(CO_OP_BROWSE_OPTIONS), weight=2)
+def browse_marked(browser, options):
+    return [_get(options, handle=browser)]
+
+
+@rule(token=MSG_TOKEN, syncpoint=BOOL, version=OneOf((4, 4, 2)), wait=OneOf((False, False, True)))
+def consume(token, syncpoint, version, wait):
+    if not token.startswith("$"):
+        return []
+    options = (["MQGMO_SYNCPOINT"] if syncpoint else []) + (["MQGMO_WAIT"] if wait else [])
+    gmo: dict[str, Any] = {"Options": options, "MatchOptions": ["MQMO_MATCH_MSG_TOKEN"], "MsgToken": token}
+    if version != 4:
+        gmo["Version"] = version
+    return [_call("get", handle="h", GMO=gmo)]
+
+
+@rule(milliseconds=OneOf((1000, 6000)))
+def time_passes(milliseconds):
+    return [_call("advance_clock", milliseconds=milliseconds)]
+
+
+@rule(browser=OneOf(("d1", "d2")))
+def reopen_browser(browser):
+    return _reopen(browser, BROWSER_OPTIONS)
+
+
+@rule(browser=OneOf(("d1", "d2", "h")), buffer=OneOf((0, 1)))
+def browse_truncated(browser, buffer):
+    return [_get(["MQGMO_BROWSE_NEXT"], handle=browser, BufferLength=buffer)]
+
+
+BROWSE_MARK = Area(
+    "browse-mark", "Co-operating browsers, handle marks, MsgToken hand-over and the mark interval on the clock",
+    frozenset({"core", "browse-mark", "units-of-work"}),
+    ({"op": "define_queue", **QUEUE}, _open("h", HANDLE_OPTIONS), _open("d1", BROWSER_OPTIONS),
+     _open("d2", BROWSER_OPTIONS)),
+    (put_plain, browse_marked, consume, end_unit_of_work, time_passes, reopen_browser, browse_truncated))
+
+
+# -- option validation (MQOO, MQPMO, MQGMO, MQCO) -----------------------------------------------------------
+
+OPEN_OPTIONS = option_names("MQOO")
+PUT_OPTIONS = option_names("MQPMO")
+# The model answers MQGMO_LOCK and MQGMO_UNLOCK with "not modelled": they are not generated.
+GET_OPTION_NAMES = option_names("MQGMO", NOT_YET)
+CLOSE_OPTIONS = option_names("MQCO")
+
+
+@rule(options=SomeOf(OPEN_OPTIONS, 4), queue=OneOf(("Q1", "Q1", "Q1", "NOSUCHQ")), weight=2)
+def open_with(options, queue):
+    return [_open("t", options, queue)]
+
+
+@rule(options=SomeOf(PUT_OPTIONS, 3), weight=2)
+def put_with(options):
+    return [_call("put", handle="h", PMO={"Options": options}, data="o")]
+
+
+@rule(options=SomeOf(PUT_OPTIONS, 3))
+def put1_with(options):
+    return [_call("put1", queue="Q1", PMO={"Options": options}, data="o")]
+
+
+@rule(options=SomeOf(GET_OPTION_NAMES, 3), weight=2)
+def get_with(options):
+    return [_get(options)]
+
+
+@rule(options=SomeOf(CLOSE_OPTIONS, 2), handle=OneOf(("t", "h")))
+def close_with(options, handle):
+    calls = [_call("close", handle=handle, Options=options)]
+    return calls + ([_open("h", ALL_ACCESS)] if handle == "h" else [])
+
+
+@rule(field=OneOf(("open", "put", "get", "close")), bit=OneOf((1 << 30, 1 << 29)))
+def unknown_option(field, bit):
+    if field == "open":
+        return [_call("open", handle="t", queue="Q1", Options=bit | constants.VALUES["MQOO_OUTPUT"])]
+    if field == "put":
+        return [_call("put", handle="h", PMO={"Options": bit}, data="u")]
+    if field == "get":
+        return [_call("get", handle="h", GMO={"Options": bit})]
+    return [_call("close", handle="t", Options=bit)]
+
+
+@rule(persistent=BOOL)
+def put_some(persistent):
+    return [_put(persistent=persistent, data="m")]
+
+
+OPTIONS = Area(
+    "options", "Option validation: combinations of MQOO, MQPMO, MQGMO and MQCO options, documented or not "
+    "(every documented option of each field: an implementation must claim every area they belong to)",
+    frozenset({"core", "units-of-work", "groups", "segmentation", "browse-mark", "cluster"}), ({"op": "define_queue", **QUEUE}, _open("h", ALL_ACCESS), _open("t", ["MQOO_OUTPUT"])),
+    (open_with, put_with, put1_with, get_with, close_with, unknown_option, put_some),
+    ("open.options", "put.options", "get.options"))
+
+
+# -- matching and truncation ---------------------------------------------------------------------------------
+
+IDS = ("M1", "M2", "MQMI_NONE")
+CORRELS = ("C1", "C2", "MQCI_NONE")
+# MsgId and CorrelId: matching by group, sequence number, offset or token belongs to those areas' capabilities.
+MATCH_OPTIONS = core_names(option_names("MQMO"))
+
+
+@rule(binds=MSG_ID, msg_id=OneOf(IDS), correl=OneOf(CORRELS), new=SomeOf(
+    _names("MQPMO", "NEW_MSG_ID", "NEW_CORREL_ID"), 2), data=OneOf(PUT_DATA), priority=OneOf((0, 5, 9)),
+    weight=3)
+def put_identified(msg_id, correl, new, data, priority):
+    return [_call("put", handle="h", PMO={"Options": new},
+                  MD={"MsgId": msg_id, "CorrelId": correl, "Priority": priority}, data=data)]
+
+
+@rule(match=SomeOf(MATCH_OPTIONS, 2), msg_id=OneOf(IDS), correl=OneOf(CORRELS), known=MSG_ID,
+      seq=OneOf((1, 2)), offset=OneOf((0, 1)), gmo_version=OneOf((4, 4, 1, 2)), md_version=OneOf((2, 2, 1)),
+      browse_=OneOf(([], [], ["MQGMO_BROWSE_FIRST"], ["MQGMO_BROWSE_NEXT"])), weight=3)
+def get_matching(match, msg_id, correl, known, seq, offset, gmo_version, md_version, browse_):
+    md: dict[str, Any] = {"MsgId": known if known.startswith("$") else msg_id, "CorrelId": correl,
+                          "MsgSeqNumber": seq, "Offset": offset}
+    if md_version != 2:
+        md["Version"] = md_version
+    gmo: dict[str, Any] = {"Options": list(browse_), "MatchOptions": list(match)}
+    if gmo_version != 4:
+        gmo["Version"] = gmo_version
+    return [_call("get", handle="h", MD=md, GMO=gmo)]
+
+
+@rule(buffer=OneOf((0, 1, 2, 100)), accept=BOOL, browse_=OneOf(([], ["MQGMO_BROWSE_NEXT"],
+                                                                ["MQGMO_BROWSE_FIRST"])), weight=2)
+def get_truncated(buffer, accept, browse_):
+    options = list(browse_) + (["MQGMO_ACCEPT_TRUNCATED_MSG"] if accept else [])
+    return [_get(options, BufferLength=buffer)]
+
+
+MATCHING = Area(
+    "matching", "Gets matching MsgId, CorrelId, GroupId, sequence numbers and offsets, and truncated messages",
+    frozenset({"core"}), ({"op": "define_queue", **QUEUE}, _open("h", HANDLE_OPTIONS)),
+    (put_identified, get_matching, get_truncated, browse, reopen))
+
+
+# -- units of work ------------------------------------------------------------------------------------------
+
+@rule(syncpoint=OneOf((["MQPMO_SYNCPOINT"], ["MQPMO_NO_SYNCPOINT"], [])), persistent=BOOL,
+      connection=OneOf(("app", "app", "other")), weight=3)
+def put_in_unit(syncpoint, persistent, connection):
+    return [_call("put", handle="h" if connection == "app" else "h2", PMO={"Options": syncpoint},
+                  MD={"Persistence": PERSISTENCE[not persistent]}, data="u")]
+
+
+@rule(options=OneOf((["MQGMO_SYNCPOINT"], ["MQGMO_NO_SYNCPOINT"], ["MQGMO_SYNCPOINT_IF_PERSISTENT"],
+                     ["MQGMO_SYNCPOINT", "MQGMO_MARK_SKIP_BACKOUT"], [])), handle=OneOf(("h", "h", "h2")),
+      weight=3)
+def get_in_unit(options, handle):
+    return [_get(options, handle=handle)]
+
+
+@rule(commit=BOOL, connection=OneOf(("app", "other")), weight=2)
+def end_unit(commit, connection):
+    return [_call("commit" if commit else "backout", connection=connection)]
+
+
+@rule(connection=OneOf(("app", "other")))
+def disconnect(connection):
+    handle = "h" if connection == "app" else "h2"
+    return [_call("disconnect", connection=connection), _call("connect", connection=connection),
+            _open(handle, HANDLE_OPTIONS, connection=connection)]
+
+
+@rule(call=OneOf(("get", "put", "close")))
+def use_after_disconnect(call):
+    calls = [_call("disconnect", connection="other")]
+    if call == "get":
+        calls.append(_get(handle="h2"))
+    elif call == "put":
+        calls.append(_call("put", handle="h2", data="late"))
+    else:
+        calls.append(_call("close", handle="h2"))
+    return calls + [_call("connect", connection="other"), _open("h2", HANDLE_OPTIONS, connection="other")]
+
+
+UNITS_OF_WORK = Area(
+    "units-of-work", "Puts and gets inside and outside units of work on two connections, commits, backouts and "
+    "disconnects", frozenset({"core", "units-of-work"}),
+    ({"op": "define_queue", **QUEUE}, _call("connect", connection="app"), _open("h", HANDLE_OPTIONS, connection="app"),
+     _call("connect", connection="other"), _open("h2", HANDLE_OPTIONS, connection="other")),
+    (put_in_unit, get_in_unit, end_unit, disconnect, use_after_disconnect))
+
+
+# -- queues: attributes, limits, handles and inquiry ---------------------------------------------------------
+
+SELECTORS = core_names(tuple(sorted(n for n in constants.VALUES if n.startswith("MQIA_"))))
+
+
+@rule(selectors=SomeOf(SELECTORS, 3), handle=OneOf(("i", "i", "i", "h")), weight=2)
+def inquire(selectors, handle):
+    return [_call("inquire", handle=handle, Selectors=selectors or ["MQIA_CURRENT_Q_DEPTH"])]
+
+
+@rule(queue=OneOf(("LIMITED", "LIMITED", "Q1")), priority=OneOf((0, 9, 10, -1, -2)),
+      persistence=OneOf(("MQPER_PERSISTENT", "MQPER_NOT_PERSISTENT", "MQPER_PERSISTENCE_AS_Q_DEF", 7)),
+      length=OneOf((1, 4, 5, 12)), weight=3)
+def put_to(queue, priority, persistence, length):
+    return [_call("put", handle="lim" if queue == "LIMITED" else "h", MD={"Priority": priority,
+                  "Persistence": persistence}, data={"fill": "q", "length": length})]
+
+
+@rule(queue=OneOf(("LIMITED", "Q1")), wait=OneOf((None, 0, 500)), weight=2)
+def get_from(queue, wait):
+    gmo: dict[str, Any] = {"Options": ["MQGMO_WAIT"] if wait is not None else []}
+    if wait:
+        gmo["WaitInterval"] = wait
+    return [_call("get", handle="lim" if queue == "LIMITED" else "h", GMO=gmo)]
+
+
+@rule(attribute=OneOf(("InhibitPut", "InhibitGet")), inhibited=BOOL)
+def inhibit(attribute, inhibited):
+    value = {"InhibitPut": ("MQQA_PUT_ALLOWED", "MQQA_PUT_INHIBITED"),
+             "InhibitGet": ("MQQA_GET_ALLOWED", "MQQA_GET_INHIBITED")}[attribute][inhibited]
+    return [_call("alter_queue", name="LIMITED", **{attribute: value})]
+
+
+@rule(options=OneOf((["MQOO_INPUT_EXCLUSIVE"], ["MQOO_INPUT_SHARED"], ["MQOO_INPUT_AS_Q_DEF"], ["MQOO_OUTPUT"],
+                     ["MQOO_INQUIRE"])), queue=OneOf(("LIMITED", "EXCL", "NOSUCHQ")), qmgr=OneOf(("", "", "QMX")))
+def open_object(options, queue, qmgr):
+    return [_open("o", options, queue, **({"ObjectQMgrName": qmgr} if qmgr else {}))]
+
+
+@rule(handle=OneOf(("o", "lim")), then=OneOf(("put", "get", "inquire")))
+def use_closed(handle, then):
+    calls = [_call("close", handle=handle)]
+    if then == "put":
+        calls.append(_call("put", handle=handle, data="c"))
+    elif then == "get":
+        calls.append(_get(handle=handle))
+    else:
+        calls.append(_call("inquire", handle=handle, Selectors=["MQIA_CURRENT_Q_DEPTH"]))
+    return calls + ([_open("lim", ALL_ACCESS, "LIMITED")] if handle == "lim" else [])
+
+
+@rule(call=OneOf(("put", "get", "browse", "match")))
+def wrong_access(call):
+    if call == "put":
+        return [_call("put", handle="i", data="w")]
+    if call == "match":
+        return [_call("get", handle="h", GMO={"MatchOptions": 1 << 28})]
+    return [_get(["MQGMO_BROWSE_FIRST"] if call == "browse" else [], handle="i")]
+
+
+@rule(length=OneOf((4, 64)))
+def qmgr_max_length(length):
+    return [_call("define_qmgr", MaxMsgLength=length)]
+
+
+@rule(sequence=OneOf(("MQMDS_PRIORITY", "MQMDS_FIFO")))
+def delivery_sequence(sequence):
+    return [_call("alter_queue", name="LIMITED", MsgDeliverySequence=sequence)]
+
+
+QUEUES = Area(
+    "queues", "Queue attributes and limits, inquiries, handles and objects that are not there",
+    frozenset({"core"}),
+    ({"op": "define_queue", **QUEUE}, {"op": "define_queue", "name": "LIMITED", "MaxQDepth": 3, "MaxMsgLength": 4},
+     {"op": "define_queue", "name": "EXCL", "DefInputOpenOption": ["MQOO_INPUT_EXCLUSIVE"]},
+     _open("h", HANDLE_OPTIONS), _open("lim", ALL_ACCESS, "LIMITED"), _open("i", ["MQOO_INQUIRE"], "LIMITED"),
+     _open("o", ["MQOO_INQUIRE"], "LIMITED")),
+    (inquire, put_to, get_from, inhibit, open_object, use_closed, qmgr_max_length, delivery_sequence, wrong_access))
+
+
+# -- clusters -----------------------------------------------------------------------------------------------
+
+CLUSTER_QMGRS = ("QM2", "QM4")
+CHANNELS = ("TO.QM2", "TO.QM4")
+CHANNEL_STATES_DRAWN = ("MQCHS_RUNNING", "MQCHS_INACTIVE", "MQCHS_STOPPING", "MQCHS_RETRYING", "MQCHS_STOPPED")
+BINDS = ("MQOO_BIND_NOT_FIXED", "MQOO_BIND_ON_OPEN", "MQOO_BIND_ON_GROUP")
+CLUSTER_HANDLES = ("nf", "oo", "og", "dq")
+
+
+@rule(handle=OneOf(CLUSTER_HANDLES), data=OneOf(("a", "b")), group=OneOf(("none", "none", "in", "last")),
+      syncpoint=OneOf((False, False, True)), weight=4)
+def cluster_put(handle, data, group, syncpoint):
+    logical = group != "none"
+    return [_put(logical, syncpoint, GROUP_FLAGS[group], data=data, handle=handle)]
+
+
+@rule(qmgr=OneOf(("", "", "QM2", "QM1")))
+def cluster_put1(qmgr):
+    return [_call("put1", queue="Q3", **({"ObjectQMgrName": qmgr} if qmgr else {}), data="p")]
+
+
+@rule(channel=OneOf(CHANNELS), state=OneOf(CHANNEL_STATES_DRAWN), weight=3)
+def set_channel(channel, state):
+    return [_call("set_channel", name=channel, state=state)]
+
+
+@rule(channel=OneOf(CHANNELS), attribute=OneOf(("CLWLRANK", "CLWLPRTY", "NETPRTY", "CLWLWGHT")),
+      value=OneOf((1, 3, 5)), weight=2)
+def alter_channel(channel, attribute, value):
+    return [_call("define_channel", name=channel, **{attribute: value})]
+
+
+@rule(qmgr=OneOf(("QM1", "QM2", "QM4")), attribute=OneOf(("CLWLRANK", "CLWLPRTY", "InhibitPut", "CLWLUSEQ",
+                                                          "DefBind")), value=Between(0, 2), weight=2)
+def alter_instance(qmgr, attribute, value):
+    values = {"InhibitPut": ("MQQA_PUT_ALLOWED", "MQQA_PUT_INHIBITED", "MQQA_PUT_ALLOWED"),
+              "CLWLUSEQ": ("MQCLWL_USEQ_LOCAL", "MQCLWL_USEQ_ANY", "MQCLWL_USEQ_AS_Q_MGR"),
+              "DefBind": ("MQBND_BIND_ON_OPEN", "MQBND_BIND_NOT_FIXED", "MQBND_BIND_ON_GROUP")}
+    chosen = values[attribute][value] if attribute in values else value * 2
+    return [_call("alter_queue", qmgr=qmgr, name="Q3", **{attribute: chosen})]
+
+
+@rule(qmgr=OneOf(CLUSTER_QMGRS), suspend=BOOL)
+def suspension(qmgr, suspend):
+    return [_call("suspend_qmgr" if suspend else "resume_qmgr", qmgr=qmgr)]
+
+
+@rule(channel=OneOf((None, None, "TO.QM2", "TO.QM4")), indoubt=OneOf((False, False, False, True)), weight=3)
+def deliver(channel, indoubt):
+    args: dict[str, Any] = {}
+    if channel:
+        args["channel"] = channel
+    if indoubt:
+        args["indoubt"] = True
+    return [_call("deliver", **args)]
+
+
+@rule(commit=BOOL)
+def cluster_end_unit(commit):
+    return _end_unit_of_work(commit)
+
+
+@rule(handle=OneOf(CLUSTER_HANDLES), bind=OneOf(BINDS + ("",)), qmgr=OneOf(("", "", "", "QM4", "QM1")))
+def cluster_reopen(handle, bind, qmgr):
+    options = ["MQOO_OUTPUT"] + ([bind] if bind else [])
+    return _reopen(handle, options, "Q3", **({"ObjectQMgrName": qmgr} if qmgr else {}))
+
+
+@rule(what=OneOf(("input", "nosuch")))
+def cluster_open_other(what):
+    if what == "input":
+        return [_open("in", ["MQOO_INPUT_SHARED"], "Q3")]
+    return [_open("in", ["MQOO_OUTPUT"], "Q9")]
+
+
+@rule(qmgr=OneOf(CLUSTER_QMGRS))
+def cluster_depths(qmgr):
+    return [_call("inquire", handle=f"q3-{qmgr}", Selectors=["MQIA_CURRENT_Q_DEPTH"]),
+            _call("inquire", handle="xmit", Selectors=["MQIA_CURRENT_Q_DEPTH"])]
+
+
+@rule(qmgr=OneOf(CLUSTER_QMGRS))
+def cluster_consume(qmgr):
+    return [_get(handle=f"q3-{qmgr}")]
+
+
+@rule(join=BOOL, useq=OneOf(("MQCLWL_USEQ_LOCAL", "MQCLWL_USEQ_ANY", "MQCLWL_USEQ_AS_Q_MGR")))
+def local_instance(join, useq):
+    if not join:
+        return [_call("define_qmgr", name="QM1", CLWLUSEQ=useq)]
+    return [_call("define_queue", name="Q3", qmgr="QM1", CLUSTER="DEMO", CLWLUSEQ=useq)]
+
+
+@rule(mruc=OneOf((1, 2, 999)))
+def most_recently_used(mruc):
+    return [_call("define_qmgr", name="QM1", CLWLMRUC=mruc)]
+
+
+@rule(local=BOOL, bind=OneOf(BINDS))
+def all_put_disabled(local, bind):
+    calls = [_call("alter_queue", qmgr=q, name="Q3", InhibitPut="MQQA_PUT_INHIBITED") for q in CLUSTER_QMGRS]
+    if local:
+        calls = [_call("define_queue", name="Q3", qmgr="QM1", CLUSTER="DEMO", InhibitPut="MQQA_PUT_INHIBITED")]
+    return calls + _reopen("oo", ["MQOO_OUTPUT", bind], "Q3") + [_call("put", handle="oo", data="d"),
+                                                                  _call("deliver")]
+
+
+CLUSTER_SETUP: tuple[dict[str, Any], ...] = (
+    _call("define_qmgr", name="QM1"), _call("define_qmgr", name="QM2"), _call("define_qmgr", name="QM4"),
+    _call("define_queue", name="Q3", qmgr="QM2", CLUSTER="DEMO"),
+    _call("define_queue", name="Q3", qmgr="QM4", CLUSTER="DEMO"),
+    *[c for qmgr in CLUSTER_QMGRS for c in (
+        _call("connect", connection=f"on-{qmgr}", qmgr=qmgr),
+        _open(f"q3-{qmgr}", ["MQOO_INQUIRE", "MQOO_INPUT_SHARED"], "Q3", connection=f"on-{qmgr}"))],
+    _open("nf", ["MQOO_OUTPUT", "MQOO_BIND_NOT_FIXED"], "Q3"), _open("oo", ["MQOO_OUTPUT", "MQOO_BIND_ON_OPEN"], "Q3"),
+    _open("og", ["MQOO_OUTPUT", "MQOO_BIND_ON_GROUP"], "Q3"), _open("dq", ["MQOO_OUTPUT"], "Q3"),
+    _open("xmit", ["MQOO_INQUIRE"], "SYSTEM.CLUSTER.TRANSMIT.QUEUE"),
+)
+
+CLUSTER = Area(
+    "cluster", "Puts to a queue with instances on QM2 and QM4 from QM1: topology, bind options, channel states, "
+    "suspension, delivery and reallocation", frozenset({"core", "cluster", "groups", "units-of-work"}), CLUSTER_SETUP,
+    (cluster_put, cluster_put1, set_channel, alter_channel, alter_instance, suspension, deliver, cluster_end_unit,
+     cluster_reopen, cluster_open_other, cluster_depths, cluster_consume, local_instance, most_recently_used,
+     all_put_disabled),
+    ("cluster.workload",))
+
+
+AREAS: dict[str, Area] = {a.name: a for a in (GROUPS, SEGMENTATION, BROWSE_MARK, OPTIONS, MATCHING, UNITS_OF_WORK,
+                                              QUEUES, CLUSTER)}
+
+
+# -- table-directed generation ------------------------------------------------------------------------------
+# The facts a table's `when` speaks of, each as what the steered calls do to make it hold. For the Table 1 put
+# rows: the put's own options and flags, and the logical-order put before it that leaves a group or a logical
+# message open.
+
+def _yes(value: Any, rng: random.Random) -> bool:
+    if value == EITHER:
+        return rng.random() < 0.5
+    return value in (True, "yes")
+
+
+def _group(in_group: bool, rng: random.Random) -> list[str]:
+    return GROUP_FLAGS[rng.choice(("in", "last"))] if in_group else []
+
+
+def _segment(segment: bool, rng: random.Random) -> list[str]:
+    return SEGMENT_FLAGS[rng.choice(("in", "last"))] if segment else []
+
+
+def _opening_put(group: bool, logical_message: bool, persistent: bool = False, syncpoint: bool = False) -> list:
+    """A logical-order put that leaves a group and/or a logical message unterminated on handle h."""
+    if not (group or logical_message):
+        return []
+    flags = (GROUP_FLAGS["in"] if group else []) + (SEGMENT_FLAGS["in"] if logical_message else [])
+    return [_put(True, syncpoint, flags, persistent, "o")]
+
+
+def _table1(row, rng: random.Random) -> list[dict[str, Any]]:
+    when = row.when
+    current_group, current_message = _yes(when["current_group"], rng), _yes(when["current_logical_message"], rng)
+    flags = _group(_yes(when["in_group"], rng), rng) + _segment(_yes(when["segment"], rng), rng)
+    if _yes(when["segmentation_allowed"], rng):
+        flags.append(MF["SEGMENTATION_ALLOWED"])
+    return _opening_put(current_group, current_message) + [_put(_yes(when["logical_order"], rng), flags=flags)]
+
+
+def _consistency(row, rng: random.Random) -> list[dict[str, Any]]:
+    when = row.when
+    group, message = _yes(when.get("current_group", "no"), rng), _yes(when.get("current_logical_message", "no"), rng)
+    persistent, syncpoint = rng.random() < 0.5, rng.random() < 0.5
+    calls = _opening_put(group, message, persistent, syncpoint)
+    if _yes(when.get("closing", "no"), rng):
+        return calls + [_call("close", handle="h"), _open("h", HANDLE_OPTIONS)]
+    in_group = when.get("in_group", "yes" if group else EITHER)
+    segment = when.get("segment", "yes" if message else EITHER)
+    flags = _group(_yes(in_group, rng), rng) + _segment(_yes(segment, rng), rng)
+    if _yes(when.get("group_flags_changed", "no"), rng):
+        flags = [f for f in flags if f not in GROUP_FLAGS["in"] + GROUP_FLAGS["last"]] + \
+            ([] if group else GROUP_FLAGS["in"])
+    if _yes(when.get("persistence_differs", "no"), rng):
+        persistent = not persistent
+    if _yes(when.get("syncpoint_differs", "no"), rng):
+        syncpoint = not syncpoint
+    return calls + [_put(True, syncpoint, flags, persistent, "c")]
+
+
+def _close_outcome(row, rng: random.Random) -> list[dict[str, Any]]:
+    when = row.when
+    previous_logical = _yes(when["previous_logical_order"], rng)
+    opening = [_put(previous_logical, flags=GROUP_FLAGS["in"] + _segment(rng.random() < 0.5, rng), data="o")]
+    call = when["call"]
+    if call == "MQCLOSE":
+        return opening + [_call("close", handle="h"), _open("h", HANDLE_OPTIONS)]
+    logical = "without" not in call
+    return opening + [_put(logical, flags=_group(rng.random() < 0.7, rng) + _segment(rng.random() < 0.3, rng))]
+
+
+STATUS_GROUP = {"MQGS_NOT_IN_GROUP": "none", "MQGS_MSG_IN_GROUP": "in", "MQGS_LAST_MSG_IN_GROUP": "last"}
+STATUS_SEGMENT = {"MQSS_NOT_A_SEGMENT": "none", "MQSS_SEGMENT": "in", "MQSS_LAST_SEGMENT": "last"}
+
+
+def _logical_get(row, rng: random.Random) -> list[dict[str, Any]]:
+    """Messages whose first has the previous statuses the row needs, then logical-order gets through them."""
+    group, segment = STATUS_GROUP[row.when["previous_group_status"]], STATUS_SEGMENT[row.when["previous_segment_status"]]
+    first = GROUP_FLAGS[group] + SEGMENT_FLAGS[segment]
+    puts = [_put(True, flags=first, data="f")]
+    if segment == "in":
+        puts.append(_put(True, flags=GROUP_FLAGS[group] + SEGMENT_FLAGS["last"], data="s"))
+    if group == "in":
+        puts.append(_put(True, flags=GROUP_FLAGS["last"], data="g"))
+    puts.append(_put(True, data="n"))
+    return puts + [_get(["MQGMO_LOGICAL_ORDER"]) for _ in range(len(puts) + 1)]
+
+
+def _option_rule_recipe(table: OptionRules, row, rng: random.Random) -> list[dict[str, Any]] | None:
+    """Options that break ``row`` first (checked with the model's own reading of the rules), as a call."""
+    options = _breaking_options(table, row, rng)
+    if options is None:
+        return None
+    if table.family == "MQOO":
+        return [_open("t", options)]
+    if table.family == "MQPMO":
+        if "MQPUT1" in row.calls:
+            return [_call("put1", queue="Q1", PMO={"Options": options}, data="o")]
+        return [_call("put", handle="h", PMO={"Options": options}, data="o")]
+    return [_put(data="b"), _get(options)]
+
+
+def _breaking_options(table: OptionRules, row, rng: random.Random) -> list[str] | None:
+    family = table.family
+    verb = {"MQOO": "MQOPEN", "MQPMO": "MQPUT", "MQGMO": "MQGET"}[family]
+    if row.calls:
+        verb = row.calls[0]
+    nonzero = [n for n in constants.FLAGS[family]]
+    candidates = []
+    for _ in range(24):
+        chosen: list[str] = []
+        if row.at_most_one:
+            members = [n for n in row.at_most_one if n in nonzero]
+            if len(members) < 2:
+                return None
+            chosen += rng.sample(members, 2)
+        if row.at_least_one:
+            chosen += [rng.choice([n for n in nonzero if n not in row.at_least_one])]
+        if row.if_any:
+            members = [n for n in row.if_any if n in nonzero]
+            if not members:
+                return None
+            chosen.append(rng.choice(members))
+        if row.forbidden:
+            chosen.append(rng.choice([n for n in row.forbidden if n in nonzero]))
+        if verb == "MQGET-BROWSE" and not any(n.startswith("MQGMO_BROWSE") for n in chosen):
+            chosen.append(rng.choice(["MQGMO_BROWSE_FIRST", "MQGMO_BROWSE_NEXT"]))
+        # what the earlier rules need to hold: an access option for MQOPEN, a browse option for a mark...
+        mine = set(row.requires_one_of) | set(row.at_most_one) | set(row.forbidden)
+        for other in table.rows:
+            if other.id == row.id:
+                break
+            needed = other.at_least_one if other.at_least_one else \
+                other.requires_one_of if any(n in chosen for n in other.if_any) else ()
+            if needed and not any(n in chosen for n in needed):
+                fill = [n for n in needed if n in nonzero and n not in mine]
+                if fill:
+                    chosen.append(rng.choice(fill))
+        chosen = list(dict.fromkeys(chosen))
+        broken = first_broken(table, constants.options(chosen, family), verb)
+        if broken is not None and broken.id == row.id:
+            return chosen
+        candidates.append(chosen)
+    return None
+
+
+# What makes the destinations differ by each `by` attribute of the cluster workload table (the other attributes
+# left equal), so that its elimination step is the one that narrows the choice; then puts that choose.
+WORKLOAD_DIFFERENCES: dict[str, list[dict[str, Any]]] = {
+    "channel-rank": [_call("define_channel", name="TO.QM4", CLWLRANK=3)],
+    "queue-rank": [_call("alter_queue", qmgr="QM4", name="Q3", CLWLRANK=3)],
+    "put-enabled": [_call("alter_queue", qmgr="QM4", name="Q3", InhibitPut="MQQA_PUT_INHIBITED")],
+    "local-instance": [_call("define_queue", name="Q3", qmgr="QM1", CLUSTER="DEMO", CLWLUSEQ="MQCLWL_USEQ_LOCAL")],
+    "not-suspended": [_call("suspend_qmgr", qmgr="QM4")],
+    "channel-state": [_call("set_channel", name="TO.QM4", state="MQCHS_RETRYING")],
+    "netprty": [_call("define_channel", name="TO.QM2.FAST", qmgr="QM2", NETPRTY=5)],
+    "channel-priority": [_call("define_channel", name="TO.QM4", CLWLPRTY=3)],
+    "queue-priority": [_call("alter_queue", qmgr="QM4", name="Q3", CLWLPRTY=3)],
+    "most-recently-used": [_call("define_qmgr", name="QM1", CLWLMRUC=1)],
+    "least-recently-used": [],
+}
+
+
+def _workload(row, rng: random.Random) -> list[dict[str, Any]] | None:
+    difference = WORKLOAD_DIFFERENCES.get(row.then.get("by"))
+    if difference is None:
+        return None
+    handle = rng.choice(("nf", "dq"))
+    return [dict(c) for c in difference] + [_call("put", handle=handle, data=d) for d in ("w1", "w2", "w3")]
+
+
+RECIPES: dict[str, Callable[..., list[dict[str, Any]] | None]] = {
+    "put.logical-order.table1": _table1,
+    "put.group-consistency": _consistency,
+    "put.close-outcome.table2": _close_outcome,
+    "get.logical-order.table4": _logical_get,
+    "cluster.workload": _workload,
+}
+
+
+def table_area(table_id: str) -> Area | None:
+    """The area whose recipes reach ``table_id``'s rows."""
+    return next((a for a in AREAS.values() if table_id in a.tables), None)
+
+
+def recipe(table_id: str, row_id: str, rng: random.Random) -> list[dict[str, Any]] | None:
+    """Calls that make row ``row_id`` of ``table_id`` the one that decides, after its area's set-up; None when
+    the vocabulary has no way to (see :func:`unreachable`)."""
+    table = default_spec()[table_id]
+    row = table.row(row_id)
+    if isinstance(table, OptionRules):
+        return _option_rule_recipe(table, row, rng)
+    make = RECIPES.get(table_id)
+    return None if make is None else make(row, rng)
+
+
+@functools.lru_cache(maxsize=None)
+def unreachable(table_id: str, row_id: str) -> str | None:
+    """Why no generated sequence can reach the row, or None when a recipe exists."""
+    if table_area(table_id) is None:
+        return f"no vocabulary area generates calls for table {table_id}"
+    table = default_spec()[table_id]
+    if isinstance(table, Table) and table_id not in RECIPES:
+        return f"the vocabulary has no recipe for table {table_id}"
+    if isinstance(table, Table) and table_id == "cluster.workload":
+        by = table.row(row_id).then.get("by")
+        if by not in WORKLOAD_DIFFERENCES:
+            return f"the vocabulary cannot make destinations differ by {by!r}"
+        return None
+    for attempt in range(8):
+        if recipe(table_id, row_id, random.Random(f"{row_id}:{attempt}")) is not None:
+            return None
+    if isinstance(table, OptionRules):
+        row = table.row(row_id)
+        zero = [n for n in row.at_least_one if not constants.VALUES[n]]
+        if zero:
+            return (f"{', '.join(zero)} is zero, so it always counts as given: no combination of options lacks "
+                    f"every option this rule lists")
+        return "no combination of options breaks this rule before an earlier one"
+    return "the recipe for this row found no calls"
+
+
+def table_rows() -> dict[str, list[str]]:
+    """Every decision table's row ids, by table id (fixtures/tables/)."""
+    return {t.id: [r.id for r in t.rows] for t in default_spec().tables.values()}
