@@ -180,13 +180,18 @@ def option_names(family: str, leave_out: Sequence[str] = ()) -> tuple[str, ...]:
     return tuple(sorted(n for n in constants.FLAGS[family] if n not in leave_out))
 
 
-def core_names(names: Sequence[str]) -> tuple[str, ...]:
-    """``names`` less those that fixtures/capabilities.yaml lists under a capability other than core (an area
-    an implementation with only ``core`` can run must not use them)."""
+def names_within(names: Sequence[str], capabilities: frozenset[str]) -> tuple[str, ...]:
+    """``names`` less those that fixtures/capabilities.yaml lists under a capability outside ``capabilities``
+    (an area an implementation claiming only those can run must not use them)."""
     from adapters.capabilities import load_capabilities
 
-    beyond = {n for c in load_capabilities().values() if c.name != "core" for n in c.names}
+    beyond = {n for c in load_capabilities().values() if c.name not in capabilities for n in c.names}
     return tuple(n for n in names if n not in beyond)
+
+
+def core_names(names: Sequence[str]) -> tuple[str, ...]:
+    """``names`` less those of any capability but ``core``."""
+    return names_within(names, frozenset({"core"}))
 
 
 def rules_table(table_id: str) -> OptionRules:
@@ -412,11 +417,14 @@ BROWSE_MARK = Area(
 
 # -- option validation (MQOO, MQPMO, MQGMO, MQCO) -----------------------------------------------------------
 
-OPEN_OPTIONS = option_names("MQOO")
-PUT_OPTIONS = option_names("MQPMO")
+# The capabilities whose options the option-validation area combines; options of any other capability
+# (fixtures/capabilities.yaml) are left out.
+OPTION_CAPABILITIES = frozenset({"core", "units-of-work", "groups", "segmentation", "browse-mark", "cluster"})
+OPEN_OPTIONS = names_within(option_names("MQOO"), OPTION_CAPABILITIES)
+PUT_OPTIONS = names_within(option_names("MQPMO"), OPTION_CAPABILITIES)
 # The model answers MQGMO_LOCK and MQGMO_UNLOCK with "not modelled": they are not generated.
-GET_OPTION_NAMES = option_names("MQGMO", NOT_YET)
-CLOSE_OPTIONS = option_names("MQCO")
+GET_OPTION_NAMES = names_within(option_names("MQGMO", NOT_YET), OPTION_CAPABILITIES)
+CLOSE_OPTIONS = names_within(option_names("MQCO"), OPTION_CAPABILITIES)
 
 
 @rule(options=SomeOf(OPEN_OPTIONS, 4), queue=OneOf(("Q1", "Q1", "Q1", "NOSUCHQ")), weight=2)
@@ -464,7 +472,7 @@ def put_some(persistent):
 OPTIONS = Area(
     "options", "Option validation: combinations of MQOO, MQPMO, MQGMO and MQCO options, documented or not "
     "(every documented option of each field: an implementation must claim every area they belong to)",
-    frozenset({"core", "units-of-work", "groups", "segmentation", "browse-mark", "cluster"}), ({"op": "define_queue", **QUEUE}, _open("h", ALL_ACCESS), _open("t", ["MQOO_OUTPUT"])),
+    OPTION_CAPABILITIES, ({"op": "define_queue", **QUEUE}, _open("h", ALL_ACCESS), _open("t", ["MQOO_OUTPUT"])),
     (open_with, put_with, put1_with, get_with, close_with, unknown_option, put_some),
     ("open.options", "put.options", "get.options"))
 
@@ -640,6 +648,83 @@ QUEUES = Area(
     (inquire, put_to, get_from, inhibit, open_object, use_closed, qmgr_max_length, delivery_sequence, wrong_access))
 
 
+# -- model queues and dynamic queues -------------------------------------------------------------------------
+
+MODELS = {"temporary": "TEMP.MODEL", "permanent": "PERM.MODEL"}
+DYNAMIC_NAMES = ("DYN.A", "DYN.B", "DYN.*")
+DYNAMIC_CLOSE_OPTIONS = names_within(option_names("MQCO"), frozenset({"core", "dynamic-queues"}))
+
+
+@rule(kind=OneOf(tuple(MODELS)), name=OneOf(DYNAMIC_NAMES), handle=OneOf(("c", "c", "d")), weight=3)
+def open_model(kind, name, handle):
+    return [_open(handle, ["MQOO_INPUT_SHARED", "MQOO_OUTPUT", "MQOO_INQUIRE"], MODELS[kind], DynamicQName=name)]
+
+
+@rule(handle=OneOf(("c", "d", "o")), name=OneOf(DYNAMIC_NAMES[:2]))
+def open_dynamic(handle, name):
+    return [_open(handle, ["MQOO_OUTPUT", "MQOO_INPUT_SHARED", "MQOO_INQUIRE"], name)]
+
+
+@rule(handle=OneOf(("c", "d", "o")), persistent=BOOL, syncpoint=BOOL, weight=3)
+def put_dynamic(handle, persistent, syncpoint):
+    return [_put(False, syncpoint, (), persistent, "d", handle=handle)]
+
+
+@rule(handle=OneOf(("c", "d", "o")), syncpoint=BOOL, weight=2)
+def get_dynamic(handle, syncpoint):
+    return [_get(["MQGMO_SYNCPOINT"] if syncpoint else [], handle=handle)]
+
+
+@rule(handle=OneOf(("c", "d", "o", "h")), options=SomeOf(DYNAMIC_CLOSE_OPTIONS, 2), weight=3)
+def close_dynamic(handle, options):
+    return [_call("close", handle=handle, Options=options)]
+
+
+@rule(handle=OneOf(("c", "d", "o")))
+def inquire_dynamic(handle):
+    return [_call("inquire", handle=handle, Selectors=["MQIA_CURRENT_Q_DEPTH"])]
+
+
+@rule(commit=BOOL)
+def end_unit_dynamic(commit):
+    return _end_unit_of_work(commit)
+
+
+@rule()
+def reconnect():
+    return [_call("disconnect"), _call("connect"), _open("h", HANDLE_OPTIONS)]
+
+
+DYNAMIC = Area(
+    "dynamic-queues", "Model queues, the temporary and permanent dynamic queues opened from them, and their "
+    "deletion at close (MQCO_DELETE, MQCO_DELETE_PURGE) or disconnect", frozenset({"core", "dynamic-queues",
+                                                                                   "units-of-work"}),
+    ({"op": "define_queue", **QUEUE}, {"op": "define_queue", "name": "TEMP.MODEL", "QType": "MQQT_MODEL"},
+     {"op": "define_queue", "name": "PERM.MODEL", "QType": "MQQT_MODEL", "DefinitionType": "MQQDT_PERMANENT_DYNAMIC"},
+     *[_open(handle, HANDLE_OPTIONS) for handle in ("h", "c", "d", "o")]),
+    (open_model, open_dynamic, put_dynamic, get_dynamic, close_dynamic, inquire_dynamic, end_unit_dynamic, reconnect),
+    ("close.delete",))
+
+
+def _close_delete(row, rng: random.Random) -> list[dict[str, Any]]:
+    """The queue of the row's definition type, messages and units of work as it says, then the close."""
+    when = row.when
+    kind = when.get("definition_type", "predefined")
+    option = when.get("option", "MQCO_NONE")
+    option = rng.choice(option) if isinstance(option, list) else option
+    options = [] if option == "MQCO_NONE" else [option]
+    if kind == "predefined":
+        return [_open("c", ["MQOO_OUTPUT"]), _call("close", handle="c", Options=options)]
+    access = ["MQOO_INPUT_SHARED", "MQOO_OUTPUT", "MQOO_INQUIRE"]
+    calls = [_open("c", access, MODELS[kind], DynamicQName="DYN.A"), _open("o", access, "DYN.A")]
+    if _yes(when.get("messages", EITHER), rng):
+        calls.append(_put(handle="c", data="m"))
+    if _yes(when.get("uncommitted", "no"), rng):
+        calls.append(_put(syncpoint=True, handle="o", data="u"))
+    closing = "c" if _yes(when.get("creating_handle", EITHER), rng) else "o"
+    return calls + [_call("close", handle=closing, Options=options)]
+
+
 # -- clusters -----------------------------------------------------------------------------------------------
 
 CLUSTER_QMGRS = ("QM2", "QM4")
@@ -769,7 +854,7 @@ CLUSTER = Area(
 
 
 AREAS: dict[str, Area] = {a.name: a for a in (GROUPS, SEGMENTATION, BROWSE_MARK, OPTIONS, MATCHING, UNITS_OF_WORK,
-                                              QUEUES, CLUSTER)}
+                                              QUEUES, DYNAMIC, CLUSTER)}
 
 
 # -- table-directed generation ------------------------------------------------------------------------------
@@ -945,6 +1030,7 @@ RECIPES: dict[str, Callable[..., list[dict[str, Any]] | None]] = {
     "put.close-outcome.table2": _close_outcome,
     "get.logical-order.table4": _logical_get,
     "cluster.workload": _workload,
+    "close.delete": _close_delete,
 }
 
 
