@@ -30,9 +30,11 @@ MUTANT = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
 
 @pytest.fixture(scope="module")
 def campaigns(tmp_path_factory) -> dict[str, dict]:
-    """Two small real campaigns, run once for the module: one on the model (no divergence), one on a mutant."""
+    """Two small real campaigns, run once for the module: one on the model (no divergence), one on a mutant of a
+    put table row (the groups area, where that row is decided)."""
     root = tmp_path_factory.mktemp("campaigns")
-    return {adapter: run_campaign(CampaignConfig(adapter=adapter, sequences=8, length=6, seed=0), root,
+    return {adapter: run_campaign(CampaignConfig(adapter=adapter, sequences=8, length=6, seed=0, areas=("groups",)),
+                                  root,
                                   master="inprocess", show_progress=False)
             for adapter in ("reference", MUTANT)}
 
