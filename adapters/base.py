@@ -67,6 +67,11 @@ def load(name: str) -> Adapter:
     program speaking the JSON-lines protocol; COMMAND is split as a shell would, without a shell). Its claimed
     capabilities are checked against fixtures/capabilities.yaml: an unknown name is an :class:`AdapterError`."""
     adapter = _load(name)
+    if not isinstance(adapter, Adapter):
+        missing = _missing(adapter)
+        raise AdapterError(f"adapter {name!r}: its factory returned {_described(adapter)}, not an adapter (one has "
+                           f"name, capabilities, reset, execute and close"
+                           + (f"; this lacks {', '.join(missing)})" if len(missing) < 5 else ")"))
     try:
         check_claim(getattr(adapter, "capabilities", ()), f"adapter {name!r}")
     except CapabilityError as exc:
@@ -75,6 +80,24 @@ def load(name: str) -> Adapter:
             close()
         raise AdapterError(str(exc)) from None
     return adapter
+
+
+def _described(value: object) -> str:
+    kind = type(value).__name__
+    return "None" if value is None else f"{'an' if kind[0] in 'aeiouAEIOU' else 'a'} {kind}"
+
+
+def _missing(value: object) -> list[str]:
+    return [part for part in ("name", "capabilities", "reset", "execute", "close") if not hasattr(value, part)]
+
+
+def _failure(exc: BaseException) -> str:
+    """Why third-party code failed, in one line (a SystemExit is named: it would otherwise end mqconf silently)."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r})"
+    text = " ".join(str(exc).split())
+    text = text if len(text) <= 300 else text[:297] + "..."
+    return text or type(exc).__name__
 
 
 def _load(name: str) -> Adapter:
@@ -93,18 +116,20 @@ def _load(name: str) -> Adapter:
         if ep.name == name:
             try:
                 return ep.load()()
-            except Exception as exc:  # noqa: BLE001 - any failure of third-party code is reported, not raised
-                raise AdapterError(f"adapter {name!r} ({ep.value}) failed to start: {exc}") from None
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - third-party code: reported, not raised
+                raise AdapterError(f"adapter {name!r} ({ep.value}) failed to start: {_failure(exc)}") from None
     if ":" in name:
         module_name, _, attr = name.partition(":")
         try:
             factory = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as exc:
-            raise AdapterError(f"cannot load adapter {name!r}: {exc}") from None
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - importing runs third-party code
+            raise AdapterError(f"cannot load adapter {name!r}: {_failure(exc)}") from None
+        if not callable(factory):
+            raise AdapterError(f"cannot load adapter {name!r}: {attr} is {_described(factory)}, not a factory")
         try:
             return factory()
-        except Exception as exc:  # noqa: BLE001
-            raise AdapterError(f"adapter {name!r} failed to start: {exc}") from None
+        except (Exception, SystemExit) as exc:  # noqa: BLE001
+            raise AdapterError(f"adapter {name!r} failed to start: {_failure(exc)}") from None
     known = ", ".join(sorted(available()))
     raise AdapterError(f"unknown adapter {name!r}; known adapters: {known} "
                        f"(or give module:factory, or jsonlines:COMMAND)")

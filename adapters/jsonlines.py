@@ -52,6 +52,7 @@ from reference.calls import Call, Outcome
 from .base import AdapterError
 from .capabilities import CapabilityError, check_claim
 from .processes import kill_group, popen_options
+from .untrusted import for_terminal
 
 PROTOCOL = 1
 MAX_LINE = 1 << 20  # bytes in one line, newline excluded, in both directions
@@ -462,7 +463,8 @@ class JsonLinesAdapter:
                 return
             except _Fault as fault:
                 self._fault(f"reset failed: {fault}")
-                log.warning("jsonlines server %s: reset failed (%s); starting a new server", self._label, fault)
+                log.warning("jsonlines server %s: reset failed (%s); starting a new server", self._label,
+                            for_terminal(fault))
         if self._start_failures >= MAX_START_FAILURES:
             return
         try:
@@ -474,7 +476,7 @@ class JsonLinesAdapter:
                 f" (gave up after {MAX_START_FAILURES} attempts in a row)" if gave_up else "")
             self._down = cause
             self.faults.append(cause)
-            log.warning("jsonlines server %s: %s", self._label, cause)
+            log.warning("jsonlines server %s: %s", self._label, for_terminal(cause))
 
     def execute(self, call: Call) -> Outcome:
         if self._server is None:

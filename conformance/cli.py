@@ -1,8 +1,11 @@
 """``mqconf``: run scenarios and conformance runs against an adapter, build and compare their reports, list
 adapters, lint the fixtures.
 
-Every error a user can cause ends in one line on standard error and exit status 2; failing scenarios (or, for
-``compare``, regressions) give exit status 1; a clean run gives 0.
+Exit status, in every command: 0 a clean run; 1 failing scenarios or tests (for ``compare``, regressions);
+2 an error a user or the machine can cause (a bad file or option, an adapter that cannot start, an output folder
+that cannot be written, a full disk), always one line on standard error naming the file or folder; 3 an internal
+error of the suite (one line; ``MQCONF_DEBUG=1`` shows the traceback); 130 interrupted (Ctrl-C), after writing
+the report of what finished.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,6 +25,7 @@ import fixtures
 from adapters.base import AdapterError, available, load
 from adapters.capabilities import CapabilityError
 from adapters.processes import die_with_parent
+from adapters.untrusted import for_terminal
 
 from .clauses import Registry, load_registry
 from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, latest_campaign,
@@ -30,7 +35,42 @@ from .scenario import ScenarioErrors, collect_scenarios, load_scenarios
 from .suite import ADAPTER_TESTS, NOT_SELF_CHECKS
 from .yamlsource import SourceError
 
-EXIT_OK, EXIT_FAILURES, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+class OutputError(Exception):
+    """An output folder or file that cannot be written; the message names it and says why."""
+
+
+def check_output_folder(path: Path, option: str = "--output") -> None:
+    """Before any work starts: ``path`` must be a folder this process can write in, or one it can make. Raises
+    :class:`OutputError` when it is a file, lies below a file, or its nearest existing folder refuses a write
+    (read-only file system, no permission); nothing is left behind by the check."""
+    if path.exists() and not path.is_dir():
+        raise OutputError(f"{option} {path}: is a file, not a folder")
+    existing = path
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise OutputError(f"{option} {path}: {existing} is a file, so no folder can be made below it")
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".mqconf-probe-", dir=existing))
+    except OSError as exc:
+        raise OutputError(f"{option} {path}: cannot write in {existing} ({exc.strerror or exc})") from None
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Every output folder of the command checked before it starts (a run can take an hour)."""
+    if args.command == "run":
+        check_output_folder(args.output or Path("reports"))
+    elif args.command == "strength":
+        check_output_folder(args.output or Path("reports") / "strength")
+    elif args.command == "campaign":
+        check_output_folder(args.output)
+    elif args.command == "matrix":
+        if args.output.is_dir():
+            raise OutputError(f"--output {args.output}: is a folder; give the page to write, such as matrix.html")
+        check_output_folder(args.output.parent, f"--output {args.output}: its folder")
 
 
 class Progress:
@@ -61,9 +101,10 @@ def describe_failure(result: ScenarioResult, registry: Registry | None) -> list[
         lines.append(f"    expected: {expect}")
         actual = step.outcome
         shown = {k: actual[k] for k in ("CompCode", "Reason", "error") if k in actual}
-        lines.append(f"    actual:   {', '.join(f'{k} {v}' for k, v in shown.items())}")
+        # What the implementation said is shown escaped: escape codes, CR and LF cannot act on the terminal.
+        lines.append(f"    actual:   {', '.join(f'{k} {for_terminal(v, 1000)}' for k, v in shown.items())}")
         for problem in step.problems:
-            lines.append(f"    - {problem}")
+            lines.append(f"    - {for_terminal(problem, 1000)}")
         for clause_id in step.clauses:
             clause = registry.get(clause_id) if registry else None
             lines.append(f"    clause {clause_id}" + (f": {clause.rule}" if clause else ""))
@@ -93,7 +134,7 @@ def _run_list(scenarios, adapter, writer: RunWriter | None, registry: Registry) 
     finally:
         progress.end()
     print(f"{len(scenarios)} scenarios: {counts[PASSED]} passed, {counts[FAILED]} failed, {counts[ERROR]} errors, "
-          f"{counts[NOT_CLAIMED]} not claimed (adapter {adapter.name})")
+          f"{counts[NOT_CLAIMED]} not claimed (adapter {for_terminal(adapter.name, 200)})")
     return counts
 
 
@@ -121,8 +162,12 @@ def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path 
         return 0, 0
     log = output / "tests.jsonl"
     log.write_text("")
+    # pytest expands $NAME and ~ in --junitxml: a folder whose name holds a '$' gets its junit.xml by way of a
+    # temporary folder, moved in when pytest ends.
+    junit = output.resolve() / "junit.xml"
+    junit_detour = Path(tempfile.mkdtemp(prefix="mqconf-junit-")) / "junit.xml" if "$" in str(junit) else None
     command = [sys.executable, "-m", "pytest", *files, "--adapter", adapter_name, "--mq-profile", profile,
-               f"--junitxml={output / 'junit.xml'}", f"--alluredir={output / 'allure-results'}",
+               f"--junitxml={junit_detour or junit}", f"--alluredir={output.resolve() / 'allure-results'}",
                "-p", "no:cacheprovider", "-p", "conformance.testlog", "-q", "--no-header", "-o", "addopts=",
                *NOT_SELF_CHECKS]
     if expectations:
@@ -161,6 +206,10 @@ def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path 
                     process.wait()
             if progress is not None:
                 progress.end()
+            if junit_detour is not None:
+                if junit_detour.exists():
+                    shutil.move(junit_detour, junit)
+                shutil.rmtree(junit_detour.parent, ignore_errors=True)
     records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     tests = [r for r in records if r.get("kind") == "test"]
     failed = [r for r in tests if r["status"] in (FAILED, ERROR, UNEXPECTED_PASS)]
@@ -416,6 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        _check_outputs(args)
         if args.command == "scenario":
             return run_scenarios(args.paths, args.adapter)
         if args.command == "run":
@@ -470,14 +520,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             return lint(args.paths)
     except ScenarioErrors as exc:  # every bad scenario file, one line each
         for error in exc.errors:
-            print(f"mqconf: {error}", file=sys.stderr)
+            print(f"mqconf: {for_terminal(error, 2000)}", file=sys.stderr)
         return EXIT_USAGE
-    except (SourceError, AdapterError, ReportError, CapabilityError) as exc:
-        print(f"mqconf: {exc}", file=sys.stderr)
+    except (SourceError, AdapterError, ReportError, CapabilityError, OutputError) as exc:
+        print(f"mqconf: {for_terminal(exc, 2000)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("mqconf: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except OSError as exc:  # a full disk, a folder that became unwritable: one line with the path
+        where = exc.filename or getattr(args, "output", None) or getattr(args, "run", None) or "output"
+        print(f"mqconf: {for_terminal(where)}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - a bug of the suite: one line, the traceback on request
+        if os.environ.get("MQCONF_DEBUG"):
+            raise
+        print(f"mqconf: internal error ({type(exc).__name__}: {for_terminal(exc, 300)}); "
+              f"MQCONF_DEBUG=1 shows the traceback", file=sys.stderr)
+        return EXIT_INTERNAL
     return EXIT_USAGE
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from adapters.untrusted import for_terminal
+
 GOOD = "passed"
 
 
@@ -61,4 +63,4 @@ def render(diff: dict[str, Any]) -> str:
         lines.append("no differences")
     else:
         lines.append("changes: " + ", ".join(f"{n} {part}" for part, n in counts.items()))
-    return "\n".join(lines)
+    return "\n".join(for_terminal(line, None) for line in lines)  # the runs' files may hold anything

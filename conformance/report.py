@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import fixtures
+from adapters.untrusted import for_markdown
 
 from . import __version__
 from .clauses import Registry
@@ -183,8 +184,11 @@ class RunWriter:
         self._write_meta()
 
     def add(self, result: ScenarioResult) -> None:
-        with self.results_path.open("a") as out:
-            out.write(json.dumps(scenario_record(result, self.expectations)) + "\n")
+        try:
+            with self.results_path.open("a") as out:
+                out.write(json.dumps(scenario_record(result, self.expectations)) + "\n")
+        except OSError as exc:  # a full disk: name the file (the records before this one are intact)
+            raise OSError(exc.errno, exc.strerror, str(self.results_path)) from None
 
     def finish(self, registry: Registry) -> dict[str, Path]:
         self.meta["finished"] = _now()
@@ -194,12 +198,35 @@ class RunWriter:
 
 # -- reading a run folder ------------------------------------------------------------------------------------
 
+def _text(path: Path) -> str:
+    """A file of a run folder as text; :class:`ReportError` naming it when it is unreadable or not UTF-8 (a
+    binary file in place of a record). A missing file raises FileNotFoundError for the caller to word."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise
+    except UnicodeDecodeError as exc:
+        raise ReportError(f"{path}: not UTF-8 text (byte {exc.start}), so not a file mqconf wrote") from None
+    except OSError as exc:
+        raise ReportError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+
+
+def _json(path: Path) -> Any:
+    """A JSON file of a run folder; :class:`ReportError` naming it (and the line) when it cannot be read."""
+    try:
+        return json.loads(_text(path))
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{path}:{exc.lineno}: {exc.msg}") from None
+    except RecursionError:
+        raise ReportError(f"{path}: nested too deeply to read") from None
+
+
 def _jsonl(path: Path) -> list[dict]:
     """Records of a JSON-lines file; a last line cut short by a kill is dropped, not fatal."""
     if not path.exists():
         return []
     records = []
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = _text(path).splitlines()
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -209,6 +236,8 @@ def _jsonl(path: Path) -> list[dict]:
             if number == len(lines):
                 break
             raise ReportError(f"{path}:{number}: not a JSON record") from None
+        except RecursionError:
+            raise ReportError(f"{path}:{number}: nested too deeply to read") from None
     return records
 
 
@@ -218,10 +247,9 @@ def read_run(directory: Path) -> tuple[dict, list[dict], list[dict]]:
     meta_path = directory / "run.json"
     if not meta_path.exists():
         raise ReportError(f"{directory}: not a run folder (no run.json)")
-    try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ReportError(f"{meta_path}:{exc.lineno}: {exc.msg}") from None
+    meta = _json(meta_path)
+    if not isinstance(meta, dict):
+        raise ReportError(f"{meta_path}: not a run record (a JSON object)")
     log = _jsonl(directory / "tests.jsonl")
     tests = [r for r in log if r.get("kind") == "test"]
     collected = next((r for r in log if r.get("kind") == "collected"), None)
@@ -403,10 +431,7 @@ def read_campaigns(directory: Path) -> list[dict[str, Any]]:
     path = directory / CAMPAIGN_COPIES
     if not path.exists():
         return []
-    try:
-        copies = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ReportError(f"{path}:{exc.lineno}: {exc.msg}") from None
+    copies = _json(path)
     if not isinstance(copies, list) or not all(isinstance(c, dict) and {"source", "witnesses", "summary"} <= set(c)
                                                for c in copies):
         raise ReportError(f"{path}: not a list of campaign copies")
@@ -705,11 +730,12 @@ def load_report(path: Path) -> dict[str, Any]:
     if path.is_dir():
         path = path / "conformance.json"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        report = _json(path)
     except FileNotFoundError:
         raise ReportError(f"{path}: no such report (run `mqconf report` on its folder first)") from None
-    except json.JSONDecodeError as exc:
-        raise ReportError(f"{path}:{exc.lineno}: {exc.msg}") from None
+    if not isinstance(report, dict) or not isinstance(report.get("summary"), dict):
+        raise ReportError(f"{path}: not a conformance report (a JSON object with a summary)")
+    return report
 
 
 def failure_line(failure: dict) -> str:
@@ -729,7 +755,7 @@ def render_summary(report: dict[str, Any]) -> str:
     tests = s["tests"]
     missing = report["missing"]
     lines = [
-        f"# Conformance run: {report['adapter']['name']}",
+        f"# Conformance run: {for_markdown(report['adapter']['name'], 200)}",
         "",
         f"**{report['verdict']['headline']}**",
         "",
@@ -767,7 +793,7 @@ def render_summary(report: dict[str, Any]) -> str:
                      + note)
         line = failure_line(failure)
         if line:
-            lines.append(f"- {line}")
+            lines.append(f"- {for_markdown(line, 1000)}")
         if not failure["clauses"]:
             lines.append("- blames no clause")
         for clause_id in failure["clauses"]:

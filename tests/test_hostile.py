@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -249,3 +250,179 @@ def test_a_deeply_nested_json_lines_corpus_is_one_line(tmp_path):
     result = budgeted([*MQCONF, "campaign", "--corpus", str(path), "--output", str(tmp_path / "out")], seconds=30,
                       memory=MEMORY)
     assert f"{path}:1: nested too deeply to read" in one_line_error(result)
+
+
+# -- the command line: output folders, full disks, factories, broken files ------------------------------------
+
+SOME = str(REPO / "fixtures" / "scenarios" / "put" / "put-inhibited.yaml")
+
+
+def output_commands(target: str) -> dict[str, list[str]]:
+    return {
+        "run": [*MQCONF, "run", "--scenarios", SOME, "--no-campaign", "--output", target],
+        "strength": [*MQCONF, "strength", "--no-tests", "--only", "nothing-at-all", "--output", target],
+        "campaign": [*MQCONF, "campaign", "--master", "inprocess", "--sequences", "2", "--output", target],
+        "matrix": [*MQCONF, "matrix", str(REPO / "nowhere"), "--output", target + "/matrix.html"],
+    }
+
+
+@pytest.mark.parametrize("command", ["run", "strength", "campaign", "matrix"])
+@pytest.mark.parametrize("where", ["a-file", "below-a-file", "unwritable"])
+def test_an_output_folder_that_cannot_be_written_is_one_line_before_any_work(command, where, tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    target = {"a-file": tmp_path / "file", "below-a-file": tmp_path / "file" / "below",
+              "unwritable": Path("/proc/no-such-folder")}[where]
+    if where == "unwritable" and not Path("/proc/self").exists():
+        pytest.skip("needs Linux's /proc for a folder nobody can write in")
+    result = budgeted(output_commands(str(target))[command], seconds=60)
+    line = one_line_error(result)
+    assert line.startswith("mqconf: --output "), line
+    assert {"a-file": "is a file", "below-a-file": "is a file, so no folder can be made below it",
+            "unwritable": "cannot write in /proc"}[where] in line, line
+    assert (tmp_path / "file").read_text() == "not a folder"
+
+
+def test_a_full_disk_is_one_line_naming_the_file_and_keeps_what_was_written(tmp_path):
+    def small_files() -> None:
+        os.setsid()
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG, like ENOSPC
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200000, 200000))
+
+    output = tmp_path / "run"
+    result = subprocess.run([*MQCONF, "run", "--scenarios", str(REPO / "fixtures" / "scenarios"), "--no-campaign",
+                             "--output", str(output)], cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                            capture_output=True, text=True, timeout=120, preexec_fn=small_files)
+    line = one_line_error(result)
+    assert line == f"mqconf: {output / 'results.jsonl'}: File too large", line
+    records = (output / "results.jsonl").read_text().splitlines()
+    assert len(records) > 5 and all(json.loads(record)["id"] for record in records[:-1])
+
+
+FACTORIES = """\
+import sys
+def none(): return None
+def number(): return 5
+def leaves(): sys.exit(5)
+half = 7
+"""
+
+
+@pytest.mark.parametrize(("factory", "expected"), [
+    ("none", "its factory returned None, not an adapter"),
+    ("number", "its factory returned an int, not an adapter"),
+    ("leaves", "failed to start: it called sys.exit(5)"),
+    ("half", "half is an int, not a factory"),
+])
+def test_a_factory_that_returns_no_adapter_is_one_line(factory, expected, tmp_path):
+    (tmp_path / "hostile_factories.py").write_text(FACTORIES)
+    result = budgeted([*MQCONF, "scenario", SOME, "--adapter", f"hostile_factories:{factory}"], seconds=60,
+                      env={"PYTHONPATH": f"{REPO}{os.pathsep}{tmp_path}"})
+    assert expected in one_line_error(result)
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory) -> Path:
+    output = tmp_path_factory.mktemp("run") / "run"
+    result = budgeted([*MQCONF, "run", "--scenarios", SOME, "--no-campaign", "--output", str(output)], seconds=60)
+    assert result.returncode == 0, result.stderr
+    return output
+
+
+@pytest.mark.parametrize(("name", "content", "expected"), [
+    ("run.json", bytes(range(256)) * 8, "run.json: not UTF-8 text"),
+    ("results.jsonl", b"\xff\xfe" * 100, "results.jsonl: not UTF-8 text"),
+    ("run.json", b"[" * 100000, "run.json: nested too deeply to read"),
+    ("run.json", b"[]", "run.json: not a run record"),
+])
+def test_report_on_a_broken_run_folder_is_one_line(name, content, expected, finished_run, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(finished_run, broken)
+    (broken / name).write_bytes(content)
+    result = budgeted([*MQCONF, "report", str(broken)], seconds=60)
+    assert expected in one_line_error(result)
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    (bytes(range(256)) * 8, "conformance.json: not UTF-8 text"),
+    (b"[" * 100000, "conformance.json: nested too deeply to read"),
+    (b'{"no": "summary"}', "conformance.json: not a conformance report"),
+])
+def test_compare_and_matrix_on_a_broken_report_are_one_line(content, expected, finished_run, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(finished_run, broken)
+    (broken / "conformance.json").write_bytes(content)
+    for command in (["compare", str(finished_run), str(broken)],
+                    ["matrix", str(finished_run), str(broken), "--output", str(tmp_path / "m.html")]):
+        assert expected in one_line_error(budgeted([*MQCONF, *command], seconds=60))
+
+
+# -- what an implementation says, escaped for where it goes ---------------------------------------------------
+
+def test_escape_codes_from_a_server_never_reach_the_terminal_or_summary_raw(put_scenario, tmp_path):
+    output = tmp_path / "run"
+    result = budgeted([*MQCONF, "run", "--scenarios", str(put_scenario), "--no-campaign", "--output", str(output),
+                       "--adapter", server("escape_codes")], seconds=60)
+    assert result.returncode == 1, result.stdout + result.stderr
+    shown = result.stdout + result.stderr
+    assert "\x1b" not in shown and "\r" not in shown and "\x9b" not in shown and "\u202e" not in shown
+    assert "FAKE LINE" not in "\n".join(line[:9] for line in shown.splitlines())  # never at the start of a line
+    assert "\\x1b[2J\\x1b[H\\rFAKE LINE: 332 passed\\n<script>" in shown
+    summary = (output / "summary.md").read_text()
+    assert "<script>" not in summary and "\x1b" not in summary and "\u202e" not in summary
+    assert not any(line.startswith("FAKE LINE") for line in summary.splitlines())
+    assert "&lt;script&gt;" in summary
+    html = (output / "conformance.html").read_text()
+    assert "<script>alert(1)</script>" not in html
+
+
+def test_for_terminal_and_for_markdown_make_every_unsafe_character_visible():
+    from adapters.untrusted import for_markdown, for_terminal
+
+    nasty = "a\x1b[31mb\rc\nd\x00e\x7f\x9b\u202e\u2028\ud800|<b>*"
+    assert for_terminal(nasty) == "a\\x1b[31mb\\rc\\nd\\x00e\\x7f\\x9b\\u202e\\u2028\\ud800|<b>*"
+    assert for_markdown(nasty) == "a\\\\x1b\\[31mb\\\\rc\\\\nd\\\\x00e\\\\x7f\\\\x9b\\\\u202e\\\\u2028\\\\ud800\\|&lt;b&gt;\\*"
+    assert for_terminal("x" * 1000, 10) == "xxxxxxx..."
+    assert for_terminal("plain text: MQRC_NONE (2033)") == "plain text: MQRC_NONE (2033)"
+
+
+# -- Ctrl-C ---------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("after", [1.5, 6.0])
+def test_ctrl_c_in_a_campaign_is_one_line(after, tmp_path, thorough):
+    if shutil.which("java") is None:
+        pytest.skip("needs Java for Spark")
+    mark = f"MQCONF_HOSTILE_MARK={os.getpid()}-{time.monotonic_ns()}"
+    process = subprocess.Popen([*MQCONF, "campaign", "--sequences", "40", "--output", str(tmp_path / "c")],
+                               cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO), mark.split("=")[0]:
+                                              mark.split("=")[1]},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(after)
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole foreground group, JVM included
+    try:
+        out, err = process.communicate(timeout=60)
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert "Traceback" not in out + err and "Exception" not in out + err, err
+    lines = [line for line in err.splitlines() if line.strip() and not line.startswith("WARNING: Using incubator")]
+    assert process.returncode in (0, 1, 130), err
+    assert len(lines) <= 1, err
+    deadline = time.monotonic() + 10
+    while (left := marked(mark)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not left, f"processes outlived the interrupted campaign: {left}"
+
+
+def marked(mark: str) -> list[int]:
+    """The live processes whose environment holds ``mark`` (Linux)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if mark.encode() in (entry / "environ").read_bytes().split(b"\0") and alive(int(entry.name)):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found

@@ -15,10 +15,13 @@ Aggregation is a second job, a map-reduce over the stored partitions (see :func:
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -104,14 +107,81 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archive
                .config("spark.executorEnv.PYSPARK_PYTHON", sys.executable)
                .config("spark.sql.shuffle.partitions", "8")
                .config("spark.python.worker.reuse", "true"))
+    _quiet_py4j()
+    jvm_log = Path(tempfile.gettempdir()) / f"mqconf-spark-{os.getpid()}.log"
+    start = jvm_log.stat().st_size if jvm_log.exists() else 0
+    before = _children()
     try:
-        spark = builder.getOrCreate()
-    except Exception as exc:  # noqa: BLE001 - Py4J/PySpark raise many kinds; the user needs one line
-        raise CampaignError(f"Spark did not start on master {master!r}: {_first_line(exc)} (JVM options: "
+        with _stderr_to(jvm_log):  # the JVM inherits it: its stack traces (a Ctrl-C as it starts) go there
+            spark = builder.getOrCreate()
+    except BaseException as exc:
+        # A JVM interrupted (Ctrl-C) or failing before its gateway answers would live on, orphaned, for good.
+        for pid in _children() - before:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if not isinstance(exc, Exception):
+            raise
+        said = _jvm_said(jvm_log, start)
+        raise CampaignError(f"Spark did not start on master {master!r}: {_first_line(exc)}"
+                            + (f" (the JVM said: {said})" if said else "") + f" (JVM options: "
                             f"{java_options.split(' ', 2)[-1] or 'none'}; MQCONF_SPARK_JAVA_OPTIONS replaces "
-                            f"the defaults)") from None
+                            f"the defaults; JVM log {jvm_log})") from None
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+def _children() -> set[int]:
+    """The process ids of this process's children (Linux; empty elsewhere)."""
+    found: set[int] = set()
+    try:
+        for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+            found.update(int(pid) for pid in (task / "children").read_text().split())
+    except OSError:
+        pass
+    return found
+
+
+def _quiet_py4j() -> None:
+    """Py4J logs through the root logger, with tracebacks, each call a Ctrl-C interrupts (about 47 lines); the
+    campaign reports its own errors in one line, so those records are dropped."""
+    root = logging.getLogger()
+    if not any(isinstance(f, _NotPy4J) for f in root.filters):
+        root.addFilter(_NotPy4J())
+
+
+class _NotPy4J(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return f"{os.sep}py4j{os.sep}" not in record.pathname
+
+
+@contextlib.contextmanager
+def _stderr_to(path: Path) -> Iterator[None]:
+    """File descriptor 2 points at ``path`` (appended to) for the duration: what starts then inherits it."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with path.open("ab") as log:
+            os.dup2(log.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _jvm_said(path: Path, start: int) -> str | None:
+    """The JVM's reason for failing, from what it wrote to ``path`` after byte ``start``: its first error line."""
+    try:
+        with path.open("rb") as log:
+            log.seek(start)
+            text = log.read(1 << 20).decode("utf-8", "replace")
+    except OSError:
+        return None
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith(("WARNING", " "))]
+    errors = [line for line in lines if re.search(r"(^Error|Error:|Exception:|^Exception)", line)]
+    chosen = (errors or lines or [None])[0]
+    return " ".join(chosen.split())[:300] if chosen else None
 
 
 def _replay_task(config_json: str, directory: str, corpus_mode: bool):
