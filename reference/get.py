@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import browse_mark, msgflags, segmentation
+from . import browse_mark, expiry, msgflags, report, segmentation
 from .constants import VALUES, name_of
 from .errors import NotModelled
 from .handles import Connection, GroupPosition, ObjectHandle
@@ -317,6 +317,9 @@ def get(
         position = handle.browse_position if browse else handle.get_position
         cursor, anchor = handle.cursor, handle.anchor
 
+    if queue.expiring:
+        clauses += expiry.discard_expired(qm, queue)  # never returned, browse or not (expiry.discarded-at-get)
+
     # -- choose the message --------------------------------------------------------------------------------
     started_group = False
     if under_cursor:
@@ -424,6 +427,9 @@ def get(
 
     # -- take the message, move the cursor, remember the position ------------------------------------------
     out = message.md.copy()
+    if message.expires_at is not None:
+        out.Expiry = expiry.remaining(message.expires_at, qm.clock.now_ms)
+        clauses.append("expiry.remaining-returned")
     if inconsistent is not None:
         # Part of a logical message: the first segment's descriptor, still a segment that is not the last.
         out.MsgFlags = (out.MsgFlags & ~msgflags.LAST_SEGMENT) | msgflags.SEGMENT
@@ -441,6 +447,8 @@ def get(
         else:
             for piece in pieces:
                 queue.remove(piece)
+            if message.md.Report:
+                clauses += report.delivered(qm, pieces, data if len(pieces) > 1 else None)
         if any(piece.handle_marks or piece.coop_marked_at is not None for piece in pieces):
             clauses.append("browse-mark.destructive-get-unmarks")
         for piece in pieces:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .constants import VALUES
-from . import msgflags, segmentation
+from . import expiry, msgflags, report, segmentation
 from .handles import Connection, GroupPosition, ObjectHandle
 from .msgflags import GroupFlags
 from .options import first_broken, unknown_bits
@@ -36,6 +36,8 @@ MQPRI_PRIORITY_AS_Q_DEF = VALUES["MQPRI_PRIORITY_AS_Q_DEF"]
 MQQDT_TEMPORARY_DYNAMIC = VALUES["MQQDT_TEMPORARY_DYNAMIC"]
 MAX_SEQ_OR_OFFSET = 999_999_999
 MQMT_REPORT = VALUES["MQMT_REPORT"]
+MQMT_DATAGRAM = VALUES["MQMT_DATAGRAM"]
+MQEI_UNLIMITED = VALUES["MQEI_UNLIMITED"]
 MQOL_UNDEFINED = VALUES["MQOL_UNDEFINED"]
 # Each report type as (the option, its with-data form, its with-full-data form): the full form's bits cover the
 # others, so ``report & full`` reads which of the three a Report field asks for.
@@ -248,7 +250,8 @@ def put(
     Clauses: put.options.*, put.logical-order.*, put.group-consistency.*, put.close-outcome.*, msgflags.*,
     md.version-1-ignores-group-fields, put.persistence.*, put.priority.*, put.put-inhibited,
     put.msg-too-big-for-q, put.msg-too-big-for-q-mgr, put.q-full, put.msg-seq-number-range, put.offset-range,
-    put.msgid.*, put.correlid.*, put.syncpoint.*, put.put1-no-group-check, put.original-length.*.
+    put.msgid.*, put.correlid.*, put.syncpoint.*, put.put1-no-group-check, put.original-length.*, report.*
+    (reference/report.py), expiry.* (reference/expiry.py).
     """
     options = pmo.Options
     version2 = md.Version >= MQMD_VERSION_2
@@ -277,6 +280,13 @@ def put(
         clauses.append("put.priority.as-q-def" if via is None else "queue.alias.def-priority")
     elif priority < 0:
         return failure("MQRC_PRIORITY_ERROR", "put.priority.invalid")
+    everyday = md.Report or md.MsgType != MQMT_DATAGRAM or md.Feedback or md.Expiry != MQEI_UNLIMITED or md.ReplyToQ
+    if everyday:  # MsgType, Report, Feedback, ReplyToQ and Expiry other than a plain datagram's
+        refused = report.check_put(md)
+        if refused is not None:
+            return failure(*refused)
+        if expiry.invalid(md.Expiry):
+            return failure("MQRC_EXPIRY_ERROR", "expiry.invalid")
 
     if via is not None and via.InhibitPut:
         return failure("MQRC_PUT_INHIBITED", "queue.alias.inhibit-put")
@@ -351,6 +361,13 @@ def put(
         stored.MsgFlags = stored_flags
     if md.BackoutCount:
         stored.BackoutCount = 0
+    expires_at = None
+    if everyday:
+        reply_qmgr = report.reply_to_qmgr(qm, md)
+        if reply_qmgr != md.ReplyToQMgr:
+            stored.ReplyToQMgr = reply_qmgr
+            clauses.append("report.reply-to-qmgr-default")
+        expires_at = expiry.deadline(qm, md.Expiry)
     original_length = _stored_original_length(md, flags.segment, len(data))
     if original_length != md.OriginalLength:
         stored.OriginalLength = original_length
@@ -360,12 +377,16 @@ def put(
         if handle is not None:
             qm.enlist(uow, handle)
         clauses.append("put.syncpoint.invisible-until-commit")
+    placed = []
     for piece_md, piece in _segments(stored, pieces, clauses):
-        message = StoredMessage(qm.next_seq(), piece_md, piece, qm.ids.new_token())
+        message = StoredMessage(qm.next_seq(), piece_md, piece, qm.ids.new_token(), expires_at=expires_at)
         if uow is not None:
             message.state, message.uow = PUT_PENDING, uow.ident
             uow.puts.append((definition.name, message))
         queue.add(message)
+        placed.append(message)
+    if stored.Report and uow is None:
+        clauses += report.arrived(qm, placed)  # under syncpoint, at commit (syncpoint.py)
 
     if handle is not None:
         position.advance(stored, len(data), logical, persistence, syncpoint)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import report
 from .handles import Connection
 from .queue import VISIBLE
 from .result import Result
@@ -30,6 +31,13 @@ def commit(qm: QueueManager, conn: Connection) -> Result:
         message.state, message.uow = VISIBLE, None
     for name, message in uow.gets:
         _remove(qm, name, message)
+    # Reports of the unit of work's puts and gets are sent when it commits (report.coa, report.cod).
+    reported = [m for _n, m in uow.puts if m.md.Report and qm.queues.get(_n) is not None]
+    if reported:
+        clauses += report.arrived(qm, reported)
+    delivered = [m for _n, m in uow.gets if m.md.Report]
+    if delivered:
+        clauses += report.delivered(qm, delivered)
     _forget_snapshots(qm, uow, restore=False)
     if uow.puts:
         clauses.append("uow.commit.puts-visible")

@@ -1,0 +1,159 @@
+"""Request, reply and report messages: MsgType, ReplyToQ and ReplyToQMgr, the Report options, and the report
+messages the queue manager generates (confirm on arrival, confirm on delivery, expiration).
+
+Sources: "Report (MQLONG)", "MsgType (MQLONG)", "Feedback (MQLONG)", "ReplyToQ (MQCHAR48)" and
+"ReplyToQMgr (MQCHAR48)" (MQMD), "Reports and segmented messages", and the reason-code pages 2027, 2029, 2014 and
+2061 (cited by title and URL in fixtures/clauses.yaml).
+
+A report is a new message put on the ReplyToQ of the message it reports on, on this queue manager: MsgType
+MQMT_REPORT, Feedback saying which event (MQFB_COA, MQFB_COD, MQFB_EXPIRATION), no data, the first 100 bytes, or
+all the data as the option asks. By default its MsgId is new and its CorrelId is the original's MsgId;
+MQRO_PASS_MSG_ID and MQRO_PASS_CORREL_ID pass the original's MsgId and CorrelId instead. A report of a segment
+keeps the segment's GroupId, MsgSeqNumber, Offset and segment flags, with OriginalLength the segment's length, so
+that reports can be reassembled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from . import msgflags
+from .constants import VALUES
+from .queue import LocalQueue, StoredMessage
+from .structures import MQMD, MQMD_VERSION_2
+
+if TYPE_CHECKING:
+    from .qmgr import QueueManager
+
+MQMT_REQUEST, MQMT_REPLY = VALUES["MQMT_REQUEST"], VALUES["MQMT_REPLY"]
+MQMT_REPORT, MQMT_DATAGRAM = VALUES["MQMT_REPORT"], VALUES["MQMT_DATAGRAM"]
+SYSTEM_MSG_TYPES = (MQMT_REQUEST, MQMT_REPLY, MQMT_REPORT, MQMT_DATAGRAM)
+APPL_FIRST, APPL_LAST = VALUES["MQMT_APPL_FIRST"], VALUES["MQMT_APPL_LAST"]
+FEEDBACK_LAST = VALUES["MQFB_APPL_LAST"]
+REJECT_UNSUP = VALUES["MQRO_REJECT_UNSUP_MASK"]
+PASS_MSG_ID, PASS_CORREL_ID = VALUES["MQRO_PASS_MSG_ID"], VALUES["MQRO_PASS_CORREL_ID"]
+MQQT_ALIAS = VALUES["MQQT_ALIAS"]
+MQPER_PERSISTENT = VALUES["MQPER_PERSISTENT"]
+MQQDT_TEMPORARY_DYNAMIC = VALUES["MQQDT_TEMPORARY_DYNAMIC"]
+DATA_BYTES = 100  # a *_WITH_DATA report carries the first 100 bytes
+# Each report type: (plain option, with data, with full data, its Feedback, its clause).
+KINDS = {
+    kind: (VALUES[f"MQRO_{kind}"], VALUES[f"MQRO_{kind}_WITH_DATA"], VALUES[f"MQRO_{kind}_WITH_FULL_DATA"],
+           VALUES[f"MQFB_{kind}"], f"report.{kind.lower()}")
+    for kind in ("COA", "COD", "EXPIRATION")
+}
+# Report options that ask for a report message at all (so need a ReplyToQ).
+REQUESTING = (VALUES["MQRO_EXCEPTION"] | VALUES["MQRO_EXPIRATION"] | VALUES["MQRO_COA"] | VALUES["MQRO_COD"]
+              | VALUES["MQRO_PAN"] | VALUES["MQRO_NAN"])
+
+
+def check_put(md: MQMD) -> tuple[str, str] | None:
+    """The failure (reason name, clause) of an MQPUT or MQPUT1 whose MsgType, Report, Feedback or ReplyToQ is
+    not valid, checked in that order; None when they are.
+
+    Clauses: report.msg-type-error, report.options-error, report.feedback-error, report.missing-reply-to-q.
+    """
+    msg_type = md.MsgType
+    if msg_type not in SYSTEM_MSG_TYPES and not APPL_FIRST <= msg_type <= APPL_LAST:
+        return "MQRC_MSG_TYPE_ERROR", "report.msg-type-error"
+    if md.Report & REJECT_UNSUP:
+        return "MQRC_REPORT_OPTIONS_ERROR", "report.options-error"
+    if md.Feedback != 0 and not 0 < md.Feedback <= FEEDBACK_LAST:
+        return "MQRC_FEEDBACK_ERROR", "report.feedback-error"
+    if not md.ReplyToQ.strip() and (msg_type == MQMT_REQUEST or md.Report & REQUESTING):
+        return "MQRC_MISSING_REPLY_TO_Q", "report.missing-reply-to-q"
+    return None
+
+
+def reply_to_qmgr(qm: QueueManager, md: MQMD) -> str:
+    """The ReplyToQMgr a message is stored with: the local queue manager's name when ReplyToQ is given and
+    ReplyToQMgr is blank (the model has no remote queue definitions to look the name up in). Clause:
+    report.reply-to-qmgr-default."""
+    if md.ReplyToQ.strip() and not md.ReplyToQMgr.strip():
+        return qm.name
+    return md.ReplyToQMgr
+
+
+def _option(report: int, kind: str) -> int | None:
+    """How much data the report of ``kind`` asks for: None (no report), 0, DATA_BYTES, or -1 (all)."""
+    plain, with_data, full, _feedback, _clause = KINDS[kind]
+    chosen = report & full
+    if chosen == full:
+        return -1
+    if chosen == with_data:
+        return DATA_BYTES
+    return 0 if chosen == plain else None
+
+
+def _reply_queue(qm: QueueManager, md: MQMD) -> LocalQueue | None:
+    target = md.ReplyToQMgr.strip()
+    if target and target != qm.name:
+        return None
+    queue = qm.queues.get(md.ReplyToQ.strip())
+    if queue is not None and queue.definition.QType == MQQT_ALIAS:
+        queue = qm.queues.get(queue.definition.BaseQName)
+    if queue is None or queue.definition.QType != VALUES["MQQT_LOCAL"]:
+        return None
+    return queue
+
+
+def _send(qm: QueueManager, original: StoredMessage, kind: str, how_much: int, whole: bytes | None = None
+          ) -> list[str]:
+    """Put the report of ``kind`` on ``original``'s reply queue; the clauses applied."""
+    _plain, _with_data, _full, feedback, clause = KINDS[kind]
+    source = original.md
+    clauses = [clause, "report.message-fields", "report.msg-id-and-correl-id"]
+    queue = _reply_queue(qm, source)
+    if queue is None:
+        return clauses + ["report.undeliverable"]
+    data = original.data if whole is None else whole
+    body = data if how_much < 0 else data[:how_much]
+    if source.Persistence == MQPER_PERSISTENT and queue.definition.DefinitionType == MQQDT_TEMPORARY_DYNAMIC:
+        return clauses + ["report.undeliverable"]
+    md = MQMD(Version=MQMD_VERSION_2, MsgType=MQMT_REPORT, Feedback=feedback, Persistence=source.Persistence,
+              Priority=source.Priority, ReplyToQMgr=qm.name)
+    md.MsgId = source.MsgId if source.Report & PASS_MSG_ID else qm.ids.new_id()
+    md.CorrelId = source.CorrelId if source.Report & PASS_CORREL_ID else source.MsgId
+    if body:
+        md.Format, md.CodedCharSetId, md.Encoding = source.Format, source.CodedCharSetId, source.Encoding
+    if whole is None and source.MsgFlags & msgflags.SEGMENT:
+        md.GroupId, md.MsgSeqNumber, md.Offset = source.GroupId, source.MsgSeqNumber, source.Offset
+        md.MsgFlags = source.MsgFlags & (msgflags.ANY_SEGMENT | msgflags.ANY_GROUP)
+        md.OriginalLength = len(original.data)
+        clauses.append("report.segment-original-length")
+    md.PutDate, md.PutTime = qm.clock.put_date_time()
+    queue.add(StoredMessage(qm.next_seq(), md, body, qm.ids.new_token()))
+    return clauses + ["report.on-reply-queue"]
+
+
+def arrived(qm: QueueManager, messages: Iterable[StoredMessage]) -> list[str]:
+    """Confirm-on-arrival reports of messages just placed (or committed) on their queue. Clause: report.coa."""
+    clauses: list[str] = []
+    for message in messages:
+        how_much = _option(message.md.Report, "COA")
+        if how_much is not None:
+            clauses += _send(qm, message, "COA", how_much)
+    return clauses
+
+
+def delivered(qm: QueueManager, pieces: list[StoredMessage], reassembled: bytes | None = None) -> list[str]:
+    """Confirm-on-delivery reports of messages an application has taken off their queue: one per physical
+    message, or one for a whole logical message that MQGMO_COMPLETE_MSG reassembled. Clause: report.cod."""
+    clauses: list[str] = []
+    if reassembled is not None:
+        how_much = _option(pieces[0].md.Report, "COD")
+        if how_much is not None:
+            clauses += _send(qm, pieces[0], "COD", how_much, whole=reassembled)
+        return clauses + (["report.cod-complete-msg"] if how_much is not None else [])
+    for piece in pieces:
+        how_much = _option(piece.md.Report, "COD")
+        if how_much is not None:
+            clauses += _send(qm, piece, "COD", how_much)
+    return clauses
+
+
+def expired(qm: QueueManager, message: StoredMessage) -> list[str]:
+    """The expiration report of a message discarded because its expiry passed. Clause: report.expiration."""
+    how_much = _option(message.md.Report, "EXPIRATION")
+    return [] if how_much is None else _send(qm, message, "EXPIRATION", how_much)
