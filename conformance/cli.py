@@ -294,7 +294,8 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
         raise ReportError(str(exc)) from None
     included = run_campaigns(adapter_name, campaigns)  # before the adapter starts: a bad path costs nothing
     adapter = load(adapter_name)
-    writer = RunWriter(output, adapter, profile, expected, included, planned=[s.id for s in scenarios], strict=strict)
+    writer = RunWriter(output, adapter, profile, expected, included, planned=[s.id for s in scenarios], strict=strict,
+                       spec=adapter_name)
     try:
         try:
             _run_list(scenarios, adapter, writer, registry)

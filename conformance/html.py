@@ -376,7 +376,7 @@ def render_campaign(campaign: dict[str, Any], report: dict[str, Any], anchor: st
     """One campaign of the "Campaign" section (``anchor`` prefixes its element ids)."""
     cov = campaign["coverage"]
     out = [f'<div class="campaign" id="{_e(anchor)}"><h3>Campaign <code>{_e(campaign["id"])}</code></h3>']
-    if campaign["adapter"] != report["adapter"]["name"]:
+    if campaign["adapter"] not in (report["adapter"]["name"], report["adapter"].get("spec")):
         out.append(f'<p class="warn">This campaign ran on <code>{_e(campaign["adapter"])}</code>, not on '
                    f'<code>{_e(report["adapter"]["name"])}</code>, the adapter of this run.</p>')
     replayed = (f"the corpus {campaign['corpus']}" if campaign["corpus"] else

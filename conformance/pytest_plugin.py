@@ -3,7 +3,8 @@ installed (registered through the ``pytest11`` entry point).
 
 - ``--adapter NAME`` (default ``reference``): the adapter under test, by name, entry point or ``module:factory``;
   the ``adapter`` fixture gives each test a freshly reset instance.
-- ``@pytest.mark.capability(...)``: a test of an area the adapter does not claim is skipped as *not claimed*,
+- ``@pytest.mark.capability(...)``: a test of an area the adapter does not claim is skipped as *not claimed*
+  (a name not in fixtures/capabilities.yaml is a usage error),
   never passed.
 - ``@pytest.mark.clause(...)``: the rules a test pins; they become JUnit properties and Allure labels.
 - ``--expectations FILE``: an implementation's own list of expected failures (YAML, kept with the
@@ -25,6 +26,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from adapters.base import Adapter, AdapterError, load
+from adapters.capabilities import CapabilityError, check_names
 from adapters.ibmmq_emulator import install_unless_client
 from adapters.ibmmq_emulator.fixture import ibmmq_emulator  # noqa: F401 - the fixture for ibmmq applications
 
@@ -174,6 +176,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     expected = getattr(config, "_mq_expected", [])
     for item in items:
         needed = {name for mark in item.iter_markers("capability") for name in mark.args}
+        try:  # a misspelt name would skip the test for every adapter, silently
+            check_names(needed, f"{item.nodeid}: capability mark")
+        except CapabilityError as exc:
+            raise pytest.UsageError(str(exc)) from None
         missing = needed - claimed
         if missing:
             item.add_marker(pytest.mark.skip(reason=f"{NOT_CLAIMED}: adapter does not claim {', '.join(sorted(missing))}"))

@@ -145,7 +145,8 @@ class RunWriter:
     """Writes a run's results as they happen; ``campaigns`` are :func:`load_campaign` copies to include."""
 
     def __init__(self, directory: Path, adapter: Any, profile: str = "quick", expectations: list[dict] | None = None,
-                 campaigns: list[dict] | None = None, planned: list[str] | None = None, strict: bool = False):
+                 campaigns: list[dict] | None = None, planned: list[str] | None = None, strict: bool = False,
+                 spec: str | None = None):
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
         # written first, so that even an interrupted run's report shows them; a stale copy from an earlier run
@@ -162,6 +163,8 @@ class RunWriter:
                 "name": str(getattr(adapter, "name", "?")),
                 "version": str(getattr(adapter, "version", "?")),
                 "capabilities": sorted(map(str, getattr(adapter, "capabilities", ()))),
+                # as the run named it (``--adapter``): what a campaign of the same implementation records
+                "spec": spec if spec is not None else str(getattr(adapter, "name", "?")),
             },
             "profile": profile,
             "strict": bool(strict),
@@ -619,6 +622,8 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
         areas.setdefault(clause["area"], Counter())[clause["status"]] += 1
     by_status = {status: sum(1 for c in clauses.values() if c["status"] == status) for status in CLAUSE_STATUSES}
     missing = missing_results(meta, records, tests)
+    campaigns = [campaign_section(copy, directory) for copy in read_campaigns(directory)]
+    failures += campaign_failures(campaigns, meta["adapter"])
     return {
         "schema_version": SCHEMA_VERSION,
         "suite": meta["suite"],
@@ -647,14 +652,35 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
         "scenarios": records,
         "tests": tests,
         "divergences": divergences,
-        "campaigns": [campaign_section(copy, directory) for copy in read_campaigns(directory)],
+        "campaigns": campaigns,
     }
+
+
+def campaign_failures(campaigns: list[dict], adapter: dict) -> list[dict]:
+    """Each divergence signature of an included campaign that ran on this run's implementation, as a failure
+    (a campaign of another adapter is shown, not counted). They blame no clause: the witness scenario shows it."""
+    same = {adapter.get("spec"), adapter.get("name")}
+    failures = []
+    for campaign in campaigns:
+        if campaign["adapter"] not in same:
+            continue
+        for signature in campaign["signatures"]:
+            failures.append({
+                "kind": "campaign", "id": f"{campaign['id']}/{signature['slug']}", "status": FAILED, "clauses": [],
+                "also_applied": [], "sequence": [], "decision_only": False, "counts": True,
+                "message": f"campaign {campaign['id']}: {signature['count']} sequence(s) diverge at "
+                           f"{signature['op']} [{signature['options'] or 'no options'}]: model "
+                           f"{signature['model_reason']}, implementation {signature['impl_reason']}; witness "
+                           f"{signature['witness']['path'] or '(none recorded)'}"})
+    return failures
 
 
 def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing: dict, strict: bool) -> dict:
     """The run's one verdict (passed, failed or incomplete), its headline and the reasons, from every failure
-    (scenarios and tests, with or without clauses), the clause statuses and what is missing."""
+    (scenarios, tests and campaign signatures, with or without clauses), the clause statuses and what is
+    missing."""
     counted = [f for f in failures if f["counts"]]
+    signatures = sum(1 for f in counted if f["kind"] == "campaign")
     scenarios = sum(1 for f in counted if f["kind"] == "scenario" and f["status"] in (FAILED, ERROR))
     tests = [f for f in counted if f["kind"] == "test" and f["status"] in (FAILED, ERROR)]
     unclaused = sum(1 for f in tests if not f["clauses"])
@@ -663,7 +689,7 @@ def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing
     decisions = sum(1 for f in failures if f["decision_only"] and not f["counts"])
     counts = {"failed_clauses": by_status.get(FAILED, 0), "failed_scenarios": scenarios, "failed_tests": len(tests),
               "failed_tests_without_clause": unclaused, "unexpected_passes": unexpected, "expected_failures": known,
-              "decision_differences": decisions}
+              "decision_differences": decisions, "campaign_signatures": signatures}
     reasons = []
     if counts["failed_clauses"]:
         reasons.append(f"{counts['failed_clauses']} clause{'s' * (counts['failed_clauses'] != 1)} failed")
@@ -672,6 +698,8 @@ def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing
     if tests:
         reasons.append(f"{len(tests)} test{'s' * (len(tests) != 1)} failed"
                        + (f" ({unclaused} citing no clause)" if unclaused else ""))
+    if signatures:
+        reasons.append(f"{signatures} campaign divergence signature{'s' * (signatures != 1)}")
     if unexpected:
         reasons.append(f"{unexpected} expected failure{'s' * (unexpected != 1)} passed")
     if known:

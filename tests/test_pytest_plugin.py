@@ -17,7 +17,7 @@ import pytest
 TEST = '''
 import pytest
 
-@pytest.mark.capability("no-such-area")
+@pytest.mark.capability("cluster")
 def test_needs_an_area_nobody_claims(adapter):
     assert False
 
@@ -31,24 +31,38 @@ def test_fails():
 '''
 
 
+# The model, claiming only core: the sample's cluster test is not claimed.
+CORE_ONLY = '''
+from adapters.reference import ReferenceAdapter
+
+
+class CoreOnly(ReferenceAdapter):
+    capabilities = frozenset({"core"})
+'''
+
+
 def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     (tmp_path / "test_sample.py").write_text(TEST)
+    (tmp_path / "core_only.py").write_text(CORE_ONLY)
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rsxX",
-                           str(tmp_path / "test_sample.py"), *args],
+                           str(tmp_path / "test_sample.py"), "--adapter=core_only:CoreOnly", *args],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
 
 
 def _inline(pytester: pytest.Pytester, request: pytest.FixtureRequest, *args: str) -> pytest.RunResult:
     """pytest on the sample tests, in process. The plugin's ``pytest_configure`` loads the Hypothesis profile
     it is given for the whole process, so the inner run is given this run's profile and leaves it as it was."""
-    pytester.makepyfile(test_sample=TEST)
+    pytester.makepyfile(test_sample=TEST, core_only=CORE_ONLY)
+    pytester.syspathinsert()
     profile = request.config.getoption("--mq-profile")
+    if not any(a.startswith("--adapter") for a in args):
+        args = ("--adapter=core_only:CoreOnly", *args)
     return pytester.runpytest_inprocess("-q", "-p", "no:cacheprovider", "-rsxX", f"--mq-profile={profile}", *args)
 
 
 def test_unclaimed_area_is_skipped_as_not_claimed_and_clauses_reach_junit(tmp_path):
     run = _pytest(tmp_path, f"--junitxml={tmp_path / 'junit.xml'}")
-    assert "not claimed: adapter does not claim no-such-area" in run.stdout
+    assert "not claimed: adapter does not claim cluster" in run.stdout, run.stdout + run.stderr
     assert "1 failed, 1 passed, 1 skipped" in run.stdout
     junit = (tmp_path / "junit.xml").read_text()
     assert 'name="clause" value="put.logical-order.table1.row1"' in junit
@@ -121,3 +135,17 @@ def test_mqconf_run_refuses_an_expectation_for_a_scenario_that_does_not_exist(tm
                      "--scenarios", "fixtures/scenarios/close"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == f"mqconf: {expectations}:2: no scenario 'put-typo' in fixtures/scenarios"
+
+
+def test_a_misspelt_capability_mark_is_one_usage_error_listing_the_valid_names(pytester, request):
+    pytester.makepyfile(test_misspelt='''
+import pytest
+
+@pytest.mark.capability("clusters")
+def test_never_runs(adapter):
+    pass
+''')
+    run = pytester.runpytest_inprocess("-q", "-p", "no:cacheprovider", f"--mq-profile={request.config.getoption('--mq-profile')}")
+    err = run.stderr.str()
+    assert run.ret == 4 and "unknown capability 'clusters'" in err and "valid capabilities: core" in err, err
+    assert "Traceback" not in err

@@ -147,7 +147,7 @@ def test_a_summary_json_file_given_directly_is_included_like_its_folder(campaign
 
 def test_report_keeps_only_the_most_applied_clauses_but_every_signature(tmp_path):
     campaign = _write_campaign(tmp_path, _summary(signatures=30, clauses=300), "reference", 0)
-    assert _run(tmp_path / "run", "--campaign", str(campaign)) == 0
+    assert _run(tmp_path / "run", "--campaign", str(campaign)) == 1  # its divergences fail the run
     report = _json(tmp_path / "run")
     validate_report(report)
     [section] = report["campaigns"]
@@ -159,7 +159,7 @@ def test_report_keeps_only_the_most_applied_clauses_but_every_signature(tmp_path
 
 def test_report_rebuilt_later_shows_the_campaign_the_run_included(tmp_path, capsys):
     campaign = _write_campaign(tmp_path / "campaigns", _summary(signatures=2), "reference", 0)
-    assert _run(tmp_path / "run", "--campaign", str(campaign)) == 0
+    assert _run(tmp_path / "run", "--campaign", str(campaign)) == 1
     before = _json(tmp_path / "run")["campaigns"]
     shutil.rmtree(campaign)
     assert cli.main(["report", str(tmp_path / "run")]) == 0
@@ -202,7 +202,7 @@ def test_hostile_strings_in_a_campaign_summary_are_shown_as_text(tmp_path):
     summary["aggregates"]["clauses"][HOSTILE] = 999
     summary["config"]["areas"] = [HOSTILE]
     campaign = _write_campaign(tmp_path, summary, "reference", 0)
-    assert _run(tmp_path / "run", "--campaign", str(campaign)) == 0
+    assert _run(tmp_path / "run", "--campaign", str(campaign)) == 1
     page = (tmp_path / "run" / "conformance.html").read_text()
     assert HOSTILE not in page and ESCAPED in _svg(page, "campaign-1-signatures") and ESCAPED in _svg(
         page, "campaign-1-tables")
@@ -241,7 +241,7 @@ def test_without_campaign_option_the_run_includes_the_latest_campaign_of_its_ada
     _write_campaign(root, _summary("newer", signatures=1), "reference", 100)
     _write_campaign(root, _summary("other-adapter", adapter=MUTANT), MUTANT, 0)  # newer still, another adapter
     monkeypatch.chdir(tmp_path)
-    assert _quick_run(tmp_path / "run", "reference", "close", campaigns=()) == 0
+    assert _quick_run(tmp_path / "run", "reference", "close", campaigns=()) == 1  # newer's divergence counts
     assert "campaign: reports/campaigns/newer/summary.json" in capsys.readouterr().out.splitlines()
     assert [c["id"] for c in _json(tmp_path / "run")["campaigns"]] == ["newer"]
 
@@ -274,3 +274,17 @@ def test_campaign_and_no_campaign_together_are_a_usage_error(tmp_path, capsys):
     with pytest.raises(SystemExit) as stopped:
         _run(tmp_path / "run", "--campaign", str(tmp_path), "--no-campaign")
     assert stopped.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
+
+
+def test_divergences_of_a_campaign_of_this_implementation_fail_the_run_and_another_adapters_do_not(tmp_path):
+    own = _write_campaign(tmp_path / "own", _summary("own", signatures=2), "reference", 0)
+    other = _write_campaign(tmp_path / "other", _summary("other", adapter=MUTANT, signatures=2), MUTANT, 0)
+    assert _run(tmp_path / "a", "--campaign", str(other)) == 0
+    assert _json(tmp_path / "a")["verdict"]["status"] == "passed"
+    assert _run(tmp_path / "b", "--campaign", str(own)) == 1
+    report = _json(tmp_path / "b")
+    assert report["verdict"]["counts"]["campaign_signatures"] == 2
+    assert "2 campaign divergence signatures" in report["verdict"]["headline"]
+    failure = next(f for f in report["failures"] if f["kind"] == "campaign")
+    assert failure["id"] == "own/put-0000000000" and "model MQRC_NONE, implementation MQRC_0" in failure["message"]
+    assert "2 campaign divergence signatures" in (tmp_path / "b" / "summary.md").read_text()
