@@ -6,6 +6,7 @@ runs and reports exactly the failures its expectations file lists."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -22,6 +23,29 @@ GUIDE = ROOT / "docs" / "implementers.md"
 CALL_SCHEMA = json.loads((ROOT / "conformance" / "schemas" / "call.json").read_text())
 EXAMPLE = ROOT / "docs" / "examples" / "server.js"
 EXAMPLE_EXPECTED = ROOT / "docs" / "examples" / "server-expected.yaml"
+
+
+def _section(text: str, op: str) -> str:
+    """The guide's section on ``op``: from its ``#### `op` `` heading to the next heading."""
+    found = re.search(rf"^#### `{re.escape(op)}`.*?$(.*?)(?=^#{{1,4}} )", text, re.MULTILINE | re.DOTALL)
+    return found.group(1) if found else ""
+
+
+@pytest.mark.parametrize("op", CALL_SCHEMA["properties"]["op"]["enum"])
+def test_the_guide_documents_every_operation_with_its_arguments_and_an_example_exchange(op):
+    guide = GUIDE.read_text(encoding="utf-8")
+    section = _section(guide, op)
+    assert section, f"docs/implementers.md has no '#### `{op}`' section"
+    # a section may take another's list: "any of the attributes of `define_queue`"
+    named = section + "".join(_section(guide, other) for other in re.findall(r"attributes of\s+`(\w+)`", section))
+    arguments = [name for name in CALL_SCHEMA["$defs"]["args"][op]["propertyNames"]["enum"] if name != "op"]
+    missing = [name for name in arguments if f"`{name}`" not in named]
+    assert not missing, f"the section on {op} does not name its arguments {missing}"
+    exchange = [line for line in section.splitlines() if line.startswith(("> {", "< {"))]
+    assert any(line.startswith("> ") and f'"op":"{op}"' in line for line in exchange), f"no example call of {op}"
+    assert any(line.startswith("< ") for line in exchange), f"no example outcome of {op}"
+    for line in exchange:  # the example lines are real protocol messages
+        json.loads(line[2:])
 
 
 def test_the_constants_file_is_in_step_with_the_model():
@@ -65,3 +89,15 @@ def test_the_example_server_in_javascript_runs_and_fails_exactly_what_its_expect
     tests = report["summary"]["tests"]
     assert tests["failed"] == tests["error"] == tests["unexpected pass"] == 0 and tests["passed"] > 0, out
     assert not [c for c, v in report["clauses"].items() if v["status"] in ("failed", "unexpected pass")]
+
+
+def test_the_guides_expectations_example_is_a_valid_expectations_file(tmp_path):
+    from conformance.pytest_plugin import load_expectations
+
+    guide = GUIDE.read_text(encoding="utf-8")
+    part = guide[guide.index("### The expectations file"):]
+    example = re.search(r"```yaml\n(.*?)```", part, re.DOTALL).group(1)
+    path = tmp_path / "expected.yaml"
+    path.write_text(example)
+    assert {next(k for k in ("scenario", "clause", "test") if k in item) for item in load_expectations(path)} == {
+        "scenario", "clause", "test"}
