@@ -725,6 +725,115 @@ def _close_delete(row, rng: random.Random) -> list[dict[str, Any]]:
     return calls + [_call("close", handle=closing, Options=options)]
 
 
+# -- MQSET and alias queues ---------------------------------------------------------------------------------
+
+def _set_values(row) -> tuple[Any, ...]:
+    """Values for a settable selector from its set.selectors row: each documented value or the ends of its
+    range, and one just outside (the row's reason code)."""
+    values = str(row.then["values"])
+    if ".." in values:
+        low, high = (int(v) for v in values.split(".."))
+        return (low, high, low - 1, high + 1)
+    names = values.split()
+    return (*names, 99)
+
+
+def _settable() -> dict[str, tuple[Any, ...]]:
+    return {row.when["selector"]: _set_values(row) for row in default_spec()["set.selectors"].rows}
+
+
+@rule(selector=OneOf(("settable", "settable", "settable", "MQIA_CURRENT_Q_DEPTH", "MQCA_BASE_Q_NAME")),
+      pick=Between(0, 99), value=Between(0, 99), handle=OneOf(("h", "h", "n", "a")), count=OneOf((1, 1, 1, 0, 2)),
+      weight=4)
+def set_attribute(selector, pick, value, handle, count):
+    settable = _settable()
+    if selector == "settable":
+        selector = sorted(settable)[pick % len(settable)]
+        values = settable[selector]
+        chosen = values[value % len(values)]
+    else:
+        chosen = value
+    selectors = [selector] * max(count, 1)
+    return [_call("set", handle=handle, Selectors=selectors, IntAttrs=[chosen] * count)]
+
+
+@rule(handle=OneOf(("h", "a")), syncpoint=BOOL, weight=2)
+def put_set(handle, syncpoint):
+    return [_put(syncpoint=syncpoint, handle=handle, data="s")]
+
+
+@rule(handle=OneOf(("h", "a")), browse_=BOOL, weight=2)
+def get_set(handle, browse_):
+    return [_get(["MQGMO_BROWSE_FIRST"] if browse_ else [], handle=handle)]
+
+
+@rule(handle=OneOf(("h", "a")))
+def inquire_set(handle):
+    return [_call("inquire", handle=handle, Selectors=["MQIA_INHIBIT_PUT", "MQIA_INHIBIT_GET"])]
+
+
+SET_ACCESS = ["MQOO_SET", "MQOO_INQUIRE", "MQOO_OUTPUT", "MQOO_INPUT_SHARED", "MQOO_BROWSE"]
+SET = Area(
+    "set", "MQSET of a queue's (and an alias's) settable attributes, values in and out of range, and their "
+    "effect on puts and gets", frozenset({"core", "set", "alias-queues", "units-of-work"}),
+    ({"op": "define_queue", **QUEUE}, {"op": "define_queue", "name": "A1", "QType": "MQQT_ALIAS", "BaseQName": "Q1"},
+     _open("h", SET_ACCESS), _open("n", ["MQOO_OUTPUT"]), _open("a", SET_ACCESS, "A1")),
+    (set_attribute, put_set, get_set, inquire_set, end_unit_of_work), ("set.selectors",))
+
+
+def _set_selector(row, rng: random.Random) -> list[dict[str, Any]]:
+    values = _set_values(row)
+    return [_call("set", handle="h", Selectors=[row.when["selector"]], IntAttrs=[rng.choice(values[:2])])]
+
+
+ALIASES = ("A1", "A2", "AX")
+
+
+@rule(alias=OneOf(ALIASES), options=OneOf((["MQOO_OUTPUT"], ["MQOO_INPUT_SHARED", "MQOO_BROWSE"], ["MQOO_INQUIRE"],
+                                           ["MQOO_OUTPUT", "MQOO_INPUT_AS_Q_DEF"])), weight=2)
+def open_alias(alias, options):
+    return [_open("a", options, alias)]
+
+
+@rule(via=OneOf(("a", "a", "h")), priority=OneOf((None, 3)), weight=3)
+def put_alias(via, priority):
+    return [_call("put", handle=via, MD={} if priority is None else {"Priority": priority}, data="x")]
+
+
+@rule(alias=OneOf(ALIASES[:2]), persistent=BOOL)
+def put1_alias(alias, persistent):
+    return [_call("put1", queue=alias, MD={"Persistence": PERSISTENCE[not persistent]}, data="p")]
+
+
+@rule(via=OneOf(("a", "h")), weight=2)
+def get_alias(via):
+    return [_get(handle=via)]
+
+
+@rule(alias=OneOf(("A1", "Q1")), attribute=OneOf(("InhibitPut", "InhibitGet")), inhibited=BOOL)
+def inhibit_alias(alias, attribute, inhibited):
+    value = {"InhibitPut": ("MQQA_PUT_ALLOWED", "MQQA_PUT_INHIBITED"),
+             "InhibitGet": ("MQQA_GET_ALLOWED", "MQQA_GET_INHIBITED")}[attribute][inhibited]
+    return [_call("alter_queue", name=alias, **{attribute: value})]
+
+
+@rule(handle=OneOf(("a", "h")))
+def inquire_alias(handle):
+    return [_call("inquire", handle=handle, Selectors=["MQIA_INHIBIT_PUT", "MQIA_DEF_PRIORITY"])]
+
+
+ALIAS = Area(
+    "alias-queues", "Alias queues: opens, puts and gets resolved to the base queue, unknown and wrong-type bases, "
+    "default priority and persistence, and inhibition on the alias or the target", frozenset({"core", "alias-queues"}),
+    ({"op": "define_queue", **QUEUE},
+     {"op": "define_queue", "name": "A1", "QType": "MQQT_ALIAS", "BaseQName": "Q1", "DefPriority": 7,
+      "DefPersistence": "MQPER_PERSISTENT"},
+     {"op": "define_queue", "name": "A2", "QType": "MQQT_ALIAS", "BaseQName": "A1"},
+     {"op": "define_queue", "name": "AX", "QType": "MQQT_ALIAS", "BaseQName": "NOSUCHQ"},
+     _open("h", HANDLE_OPTIONS + ["MQOO_INQUIRE"]), _open("a", ["MQOO_OUTPUT", "MQOO_INPUT_SHARED", "MQOO_INQUIRE"], "A1")),
+    (open_alias, put_alias, put1_alias, get_alias, inhibit_alias, inquire_alias))
+
+
 # -- clusters -----------------------------------------------------------------------------------------------
 
 CLUSTER_QMGRS = ("QM2", "QM4")
@@ -854,7 +963,7 @@ CLUSTER = Area(
 
 
 AREAS: dict[str, Area] = {a.name: a for a in (GROUPS, SEGMENTATION, BROWSE_MARK, OPTIONS, MATCHING, UNITS_OF_WORK,
-                                              QUEUES, DYNAMIC, CLUSTER)}
+                                              QUEUES, DYNAMIC, SET, ALIAS, CLUSTER)}
 
 
 # -- table-directed generation ------------------------------------------------------------------------------
@@ -1036,6 +1145,7 @@ KNOWN_FACTS: dict[str, frozenset[str]] = {
     "put.close-outcome.table2": frozenset({"call", "previous_logical_order"}),
     "get.logical-order.table4": frozenset({"previous_group_status", "previous_segment_status"}),
     "close.delete": frozenset({"definition_type", "option", "creating_handle", "uncommitted", "messages"}),
+    "set.selectors": frozenset({"selector"}),
 }
 
 RECIPES: dict[str, Callable[..., list[dict[str, Any]] | None]] = {
@@ -1045,6 +1155,7 @@ RECIPES: dict[str, Callable[..., list[dict[str, Any]] | None]] = {
     "get.logical-order.table4": _logical_get,
     "cluster.workload": _workload,
     "close.delete": _close_delete,
+    "set.selectors": _set_selector,
 }
 
 
