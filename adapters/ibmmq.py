@@ -27,10 +27,15 @@ Configuration, from the environment (read once, when the adapter is built):
   a call), ``define_qmgr {MsgMarkBrowseInterval}`` changes the queue manager through MQCMD_CHANGE_Q_MGR (the
   first value is restored on reset), and the adapter claims ``browse-mark``.
 
-Queues: with PCF allowed (``MQCONF_PCF`` auto or yes), ``define_queue {name: Q1, ...}`` creates local queue
-``MQCONF.Q1`` with every attribute of the definition through ``PCFExecute`` (MQCMD_CREATE_Q with REPLACE; a new
-queue is emptied, then given its InhibitGet with MQCMD_CHANGE_Q), ``alter_queue`` changes it (MQCMD_CHANGE_Q) and
-``reset`` deletes it (MQCMD_DELETE_Q with PURGE). When PCF cannot be used (no command server or model queue, not
+Queues: with PCF allowed (``MQCONF_PCF`` auto or yes), ``define_queue {name: Q1, ...}`` creates queue
+``MQCONF.Q1`` with every attribute of the definition through ``PCFExecute`` (MQCMD_CREATE_Q with REPLACE; local,
+model or alias by QType, an alias's BaseQName renamed the same way; a new local queue is emptied, then given its
+InhibitGet with MQCMD_CHANGE_Q), ``alter_queue`` changes it (MQCMD_CHANGE_Q) and ``reset`` deletes it
+(MQCMD_DELETE_Q with PURGE), with the permanent dynamic queues the scenario's opens made. Every suite queue name
+then stands for the prefixed name, a full DynamicQName too; a DynamicQName ending in ``*`` is sent as it is and
+the name MQ makes is the suite's. ``set`` is MQSET through ``Queue.set`` (a {selector: value} dict: a selector
+given twice cannot be sent, and is refused); ``inquire`` reads MQIA_* and MQCA_* selectors, queue names renamed
+back. When PCF cannot be used (no command server or model queue, not
 authorized, no answer) ``auto`` says so once and falls back to the pool: ``define_queue`` takes the next free queue
 of the pool, empties it (destructive gets outside syncpoint on a separate administrative connection) and
 remembers the mapping; ``reset`` backs out and disconnects every connection and empties every mapped queue again.
@@ -106,7 +111,8 @@ from .base import AdapterError
 log = logging.getLogger(__name__)
 
 ADAPTER_VERSION = "0.1.0"
-CAPABILITIES = frozenset({"core", "groups", "units-of-work", "segmentation"})
+CAPABILITIES = frozenset({"core", "groups", "units-of-work", "segmentation", "set"})
+PCF_CAPABILITIES = frozenset({"dynamic-queues", "alias-queues"})  # claimed with MQCONF_PCF=yes: they need PCF
 DEFAULT_CONNECTION = "default"
 DEFAULT_QUEUE_PREFIX = "DEV.QUEUE."
 DEFAULT_QUEUES = "DEV.QUEUE.1,DEV.QUEUE.2,DEV.QUEUE.3"
@@ -146,6 +152,8 @@ EXTRA = {
     "MQOT_Q_MGR": 5,
     "MQRC_NOT_AUTHORIZED": 2035,
     "MQRC_UNKNOWN_OBJECT_NAME": 2085,
+    "MQQT_MODEL": 2,
+    "MQQT_ALIAS": 3,
 }
 # MQI reasons that say PCF cannot be used here (no command server or model queue, not authorized, no answer)
 PCF_UNAVAILABLE = frozenset({2035, 2085, V["MQRC_NO_MSG_AVAILABLE"], 2059, 2161, 2162})
@@ -157,6 +165,23 @@ PCF_VALUES: dict[str, Callable[[Any], int]] = {
 UNUSABLE_HOBJ = EXTRA["MQHO_UNUSABLE_HOBJ"]
 UNUSABLE_HCONN = EXTRA["MQHC_UNUSABLE_HCONN"]
 MQCC_OK, MQCC_WARNING = V["MQCC_OK"], V["MQCC_WARNING"]
+
+# define_queue attributes only PCF can give (not compared with a pool queue's): attribute -> (PCF parameter, MQSC)
+PCF_ATTRIBUTES: dict[str, tuple[str, str]] = {
+    "QType": ("MQIA_Q_TYPE", "DEFINE QLOCAL|QMODEL|QALIAS"),
+    "DefinitionType": ("MQIA_DEFINITION_TYPE", "DEFTYPE(TEMPDYN|PERMDYN)"),
+    "BaseQName": ("MQCA_BASE_Q_NAME", "TARGET"),
+    "BackoutThreshold": ("MQIA_BACKOUT_THRESHOLD", "BOTHRESH"),
+    "BackoutRequeueQName": ("MQCA_BACKOUT_REQ_Q_NAME", "BOQNAME"),
+    "TriggerControl": ("MQIA_TRIGGER_CONTROL", "TRIGGER|NOTRIGGER"),
+    "TriggerType": ("MQIA_TRIGGER_TYPE", "TRIGTYPE"),
+    "TriggerDepth": ("MQIA_TRIGGER_DEPTH", "TRIGDPTH"),
+    "TriggerMsgPriority": ("MQIA_TRIGGER_MSG_PRIORITY", "TRIGMPRI"),
+}
+PCF_TEXT = frozenset({"BaseQName", "BackoutRequeueQName"})
+QUEUE_NAME_SELECTORS = frozenset({"MQCA_Q_NAME", "MQCA_BASE_Q_NAME", "MQCA_BACKOUT_REQ_Q_NAME"})
+# The attributes an alias queue has (DEFINE QALIAS): its own inhibitions and defaults, and its target.
+ALIAS_ATTRIBUTES = ("InhibitPut", "InhibitGet", "DefPriority", "DefPersistence")
 
 # define_qmgr attribute -> its PCF parameter (MQCMD_CHANGE_Q_MGR) and MQINQ selector
 QMGR_ATTRIBUTES: dict[str, str] = {"MsgMarkBrowseInterval": "MQIA_MSG_MARK_BROWSE_INTERVAL"}
@@ -447,9 +472,15 @@ class IbmMqAdapter:
         self._pcf: Any = None  # a PCFExecute on the administrative connection, once PCF has worked
         self._pcf_state = "off" if self.config.pcf == "no" else "untried"  # untried | on | off
         self._created: set[str] = set()  # queues this adapter defined through PCF (deleted on reset)
+        self._aliases: set[str] = set()  # those of them that are alias queues
         self._qmgr_originals: dict[str, int] = {}  # queue-manager attributes changed, with their first values
+        self._dynamic: dict[str, str] = {}  # suite name -> dynamic queue the scenario's opens made (PCF deletes)
+        claimed = set(CAPABILITIES)
         if self.config.real_time:
-            self.capabilities = CAPABILITIES | {"browse-mark"}
+            claimed.add("browse-mark")
+        if self.config.pcf == "yes":
+            claimed |= PCF_CAPABILITIES
+        self.capabilities = frozenset(claimed)
         self._sleep: Callable[[float], None] = time.sleep
 
     def __repr__(self) -> str:
@@ -467,6 +498,10 @@ class IbmMqAdapter:
             else:
                 self._drain_quietly(real)
         self._mapping.clear()
+        for dynamic in sorted(self._dynamic.values()):  # permanent ones outlive their handles
+            self._pcf_quietly("MQCMD_DELETE_Q", {EXTRA["MQCA_Q_NAME"]: dynamic.encode("ascii"),
+                                                 EXTRA["MQIACF_PURGE"]: EXTRA["MQPO_YES"]}, missing_ok=True)
+        self._dynamic.clear()
         if self._qmgr_originals:
             self._pcf_quietly("MQCMD_CHANGE_Q_MGR", {self._value(QMGR_ATTRIBUTES[name]): value
                                                      for name, value in self._qmgr_originals.items()})
@@ -620,13 +655,23 @@ class IbmMqAdapter:
             log.debug("ibmmq: %s during reset: %s", what, self.redact(str(exc)))
 
     # -- queues -----------------------------------------------------------------------------------------------
+    def _prefixed(self) -> bool:
+        """Whether the suite's queue names are the queue manager's with MQCONF_PCF_PREFIX (PCF defines them)."""
+        return self._pcf_state == "on" or self.config.pcf == "yes"
+
     def _real_name(self, name: str) -> str:
-        return self._mapping.get(name, name)
+        if name in self._mapping:
+            return self._mapping[name]
+        if name in self._dynamic:
+            return self._dynamic[name]
+        return self._pcf_name(name) if self._prefixed() else name
 
     def _suite_name(self, real: str) -> str:
-        for name, mapped in self._mapping.items():
+        for name, mapped in (*self._mapping.items(), *self._dynamic.items()):
             if mapped == real:
                 return name
+        if self._prefixed() and real.startswith(self.config.pcf_prefix):
+            return real[len(self.config.pcf_prefix):]
         return real
 
     def _admin_open(self, real: str, options: int) -> Any:
@@ -847,7 +892,7 @@ class IbmMqAdapter:
     def _pcf_usable(self) -> bool:
         return self._pcf_state != "off"
 
-    def _pcf_command(self, command: str, parameters: dict[int, Any]) -> None:
+    def _pcf_command(self, command: str, parameters: dict[int, Any], missing_ok: bool = False) -> None:
         """Run one PCF command; :class:`_PcfUnavailable` when PCF cannot be used here (MQMIError otherwise)."""
         if self._pcf is None:
             execute = getattr(self.mq, "PCFExecute", None)
@@ -860,16 +905,18 @@ class IbmMqAdapter:
         try:
             getattr(self._pcf, command)(parameters)
         except self.mq.MQMIError as exc:
+            if missing_ok and exc.reason == EXTRA["MQRC_UNKNOWN_OBJECT_NAME"]:
+                return
             if exc.reason in PCF_UNAVAILABLE:
                 raise _PcfUnavailable(f"{command} failed: {self._reason(exc.reason)}") from None
             raise
         self._pcf_state = "on"
 
-    def _pcf_quietly(self, command: str, parameters: dict[int, Any]) -> None:
+    def _pcf_quietly(self, command: str, parameters: dict[int, Any], missing_ok: bool = False) -> None:
         if self._pcf_state != "on":
             return
         try:
-            self._pcf_command(command, parameters)
+            self._pcf_command(command, parameters, missing_ok)
         except Exception as exc:  # noqa: BLE001 - clean-up is best effort
             log.warning("ibmmq: %s during reset: %s", command, self.redact(str(exc)))
 
@@ -885,20 +932,32 @@ class IbmMqAdapter:
     def _pcf_define(self, name: str, real: str | None, definition: Any, explicit: list[str]) -> Outcome | None:
         """Define ``name`` as a local queue with every attribute of ``definition`` through MQCMD_CREATE_Q
         (REPLACE); None when PCF turned out to be unavailable (the caller falls back to the pool)."""
-        beyond = sorted(key for key in explicit if key not in QUEUE_ATTRIBUTES)
+        beyond = sorted(key for key in explicit if key not in QUEUE_ATTRIBUTES and key not in PCF_ATTRIBUTES)
         if beyond:  # never define a plain local queue where the call asked for something else
             return Outcome(error=f"define_queue {name}: {', '.join(beyond)} not supported by the ibmmq adapter")
         fresh = real is None
-        real = real or (self.config.pcf_prefix + name)[:48]
-        attributes = {key: getattr(definition, key) for key in QUEUE_ATTRIBUTES}
-        # A queue of that name left by an earlier run keeps its messages under REPLACE: a fresh queue is created
-        # with gets allowed, emptied, and only then given its InhibitGet.
-        first = dict(attributes, InhibitGet=False) if fresh else attributes
+        real = real or self._pcf_name(name)
+        qtype = int(getattr(definition, "QType", EXTRA["MQQT_LOCAL"]))
+        if qtype == EXTRA["MQQT_ALIAS"]:  # an alias has no queue of its own: its own attributes and its target
+            attributes = {key: getattr(definition, key) for key in ALIAS_ATTRIBUTES}
+            base = str(getattr(definition, "BaseQName", ""))
+            attributes["BaseQName"] = self._mapping.get(base) or self._pcf_name(base) if base else ""
+        else:
+            attributes = {key: getattr(definition, key) for key in QUEUE_ATTRIBUTES}
+            attributes.update({key: getattr(definition, key) for key in explicit if key in PCF_ATTRIBUTES})
+        if attributes.get("BackoutRequeueQName"):  # a suite queue's name, like BaseQName
+            named = attributes["BackoutRequeueQName"]
+            attributes["BackoutRequeueQName"] = self._mapping.get(named) or self._pcf_name(named)
+        attributes.pop("QType", None)
+        # A queue of that name left by an earlier run keeps its messages under REPLACE: a fresh local queue is
+        # created with gets allowed, emptied, and only then given its InhibitGet.
+        local = qtype == EXTRA["MQQT_LOCAL"]
+        first = dict(attributes, InhibitGet=False) if fresh and local else attributes
         command = "MQCMD_CREATE_Q"
         try:
-            self._pcf_command(command, self._queue_parameters(real, first, replace=True))
+            self._pcf_command(command, self._queue_parameters(real, first, replace=True, qtype=qtype))
             self._created.add(real)
-            if fresh:
+            if fresh and local:
                 self.drain(real)
                 if attributes["InhibitGet"]:
                     command = "MQCMD_CHANGE_Q"
@@ -911,16 +970,38 @@ class IbmMqAdapter:
         log.debug("ibmmq: %s is %s (PCF)", name, real)
         return self._ok()
 
-    def _queue_parameters(self, real: str, attributes: Mapping[str, Any], replace: bool = False) -> dict[int, Any]:
-        """The PCF parameters of MQCMD_CREATE_Q / MQCMD_CHANGE_Q for local queue ``real`` with ``attributes``."""
-        parameters: dict[int, Any] = {EXTRA["MQCA_Q_NAME"]: real.encode("ascii"),
-                                      EXTRA["MQIA_Q_TYPE"]: EXTRA["MQQT_LOCAL"]}
+    def _dynamic_name(self, requested: str) -> str:
+        """The DynamicQName to send: a full name is prefixed like every suite queue when PCF names them (an alias
+        may target it, a later open name it); a template ending in ``*`` is sent as it is, since MQ allows the
+        asterisk only up to position 33 and the name it makes is the queue manager's own."""
+        if self._prefixed() and requested and not requested.endswith("*"):
+            return self._pcf_name(requested)
+        return requested
+
+    def _pcf_name(self, name: str) -> str:
+        """The name of the queue PCF defines for the suite's queue ``name``."""
+        return (self.config.pcf_prefix + name)[:48]
+
+    def _queue_parameters(self, real: str, attributes: Mapping[str, Any], replace: bool = False,
+                          qtype: int | None = None) -> dict[int, Any]:
+        """The PCF parameters of MQCMD_CREATE_Q / MQCMD_CHANGE_Q for queue ``real`` with ``attributes``."""
+        if qtype is None:
+            qtype = EXTRA["MQQT_ALIAS"] if real in self._created and self._is_alias(real) else EXTRA["MQQT_LOCAL"]
+        parameters: dict[int, Any] = {EXTRA["MQCA_Q_NAME"]: real.encode("ascii"), EXTRA["MQIA_Q_TYPE"]: qtype}
         if replace:
             parameters[EXTRA["MQIACF_REPLACE"]] = EXTRA["MQRP_YES"]
         for key, value in attributes.items():
-            selector = QUEUE_ATTRIBUTES[key][0]
-            parameters[self._value(selector)] = PCF_VALUES[key](value) if key in PCF_VALUES else int(value)
+            selector = (QUEUE_ATTRIBUTES.get(key) or PCF_ATTRIBUTES[key])[0]
+            if key in PCF_TEXT:
+                parameters[self._value(selector)] = str(value).encode("ascii")
+            else:
+                parameters[self._value(selector)] = PCF_VALUES[key](value) if key in PCF_VALUES else int(value)
+        if qtype == EXTRA["MQQT_ALIAS"]:
+            self._aliases.add(real)
         return parameters
+
+    def _is_alias(self, real: str) -> bool:
+        return real in self._aliases
 
     def _define_qmgr(self, args: dict) -> Outcome:
         unsupported = sorted(key for key in args if key not in QMGR_ATTRIBUTES)
@@ -1007,7 +1088,8 @@ class IbmMqAdapter:
         od_ = decode_od(args, "open")
         options = decode_options(args.get("Options", []), "MQOO", "Options")
         real = self._real_name(od_.ObjectName)
-        od = self.mq.OD(ObjectName=real.encode("ascii"), ObjectQMgrName=od_.ObjectQMgrName.encode("ascii"))
+        od = self.mq.OD(ObjectName=real.encode("ascii"), ObjectQMgrName=od_.ObjectQMgrName.encode("ascii"),
+                        DynamicQName=self._dynamic_name(od_.DynamicQName).encode("ascii"))
         queue = self.mq.Queue(conn.qmgr)
         previous = self._handles.get(name)
         if previous is not None:
@@ -1019,6 +1101,14 @@ class IbmMqAdapter:
             queue.set_handle(UNUSABLE_HOBJ)
             self._handles[name] = _Handle(queue, conn_name, real, "open-failed")
             return self._mq_outcome(exc)
+        opened = _text(od.ObjectName)  # MQ returns the dynamic queue's name when ``real`` is a model queue
+        if opened and opened != real:
+            suite = opened
+            if self._prefixed() and not od_.DynamicQName.endswith("*"):
+                suite = od_.DynamicQName
+            self._dynamic[suite] = opened
+            self._handles[name] = _Handle(queue, conn_name, opened, "open")
+            return self._ok(ObjectName=suite)
         self._handles[name] = _Handle(queue, conn_name, real, "open")
         return self._ok()
 
@@ -1054,7 +1144,8 @@ class IbmMqAdapter:
         pmo = self._to_mq("PMO", decode_structure("PMO", args.get("PMO"), "PMO"))
         data = decode_bytes(args.get("data", ""), "data")
         od = self.mq.OD(ObjectName=self._real_name(od_.ObjectName).encode("ascii"),
-                        ObjectQMgrName=od_.ObjectQMgrName.encode("ascii"))
+                        ObjectQMgrName=od_.ObjectQMgrName.encode("ascii"),
+                        DynamicQName=self._dynamic_name(od_.DynamicQName).encode("ascii"))
         try:
             conn.qmgr.put1(od, data, md, pmo)
         except self.mq.MQMIError as exc:
@@ -1100,17 +1191,40 @@ class IbmMqAdapter:
             raise CallError("expected a list of MQIA_* names", "Selectors")
         numbers = []
         for index, selector in enumerate(selectors):
-            if not selector.startswith("MQIA_"):
-                raise CallError(f"{selector} is not an MQIA_* selector", f"Selectors[{index}]")
+            if not selector.startswith(("MQIA_", "MQCA_")):
+                raise CallError(f"{selector} is not an MQIA_* or MQCA_* selector", f"Selectors[{index}]")
             try:
                 numbers.append(self._value(selector))
             except CallError as exc:
                 raise CallError(exc.detail, f"Selectors[{index}]") from None
-        attributes = {}
+        attributes: dict[str, Any] = {}
         for selector, number in zip(selectors, numbers):
             # One MQINQ per selector: pymqi 1.12's inquire takes a single selector (pymqe.c MQINQ).
-            attributes[selector] = int(handle.queue.inquire(number))
+            value = handle.queue.inquire(number)
+            if selector.startswith("MQIA_"):
+                attributes[selector] = int(value)
+            elif selector in QUEUE_NAME_SELECTORS:
+                attributes[selector] = self._suite_name(_text(value))
+            else:
+                attributes[selector] = _text(value)
         return self._ok(attributes=attributes)
+
+    def _set(self, args: dict) -> Outcome:
+        handle = self._handle(args)
+        selectors, values = reference_calls.decode_set(args, "set")
+        if any(not s.startswith("MQIA_") for s in selectors):
+            return Outcome(error="set: character attributes (MQCA_*) are not supported by the ibmmq adapter")
+        numbers = [self._value(s) for s in selectors]
+        if len(set(numbers)) != len(numbers) or len(values) != len(numbers):
+            # ibmmq's Queue.set takes a {selector: value} dict (pymqi's one pair): a selector given twice, or
+            # IntAttrs of another length than Selectors, cannot reach MQSET through it.
+            return Outcome(error=f"set: {self.module_name}'s Queue.set cannot pass a selector twice or a "
+                                 "different number of IntAttrs than Selectors")
+        if len(numbers) == 1:
+            handle.queue.set(numbers[0], values[0])
+        else:
+            handle.queue.set(dict(zip(numbers, values)))
+        return self._ok()
 
     def _advance_clock(self, args: dict) -> Outcome:
         if not self.config.real_time:
@@ -1129,5 +1243,5 @@ class IbmMqAdapter:
         "define_queue": _define_queue, "connect": _connect, "disconnect": _disconnect, "open": _open,
         "close": _close, "put": _put, "put1": _put1, "get": _get, "commit": _commit, "backout": _backout,
         "inquire": _inquire, "advance_clock": _advance_clock, "define_qmgr": _define_qmgr,
-        "alter_queue": _alter_queue,
+        "alter_queue": _alter_queue, "set": _set,
     }

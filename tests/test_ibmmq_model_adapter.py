@@ -241,8 +241,30 @@ def test_outcomes_through_ibmmq_satisfy_the_outcome_schema(model_adapter):
         schema.validate_outcome(out.to_json())
 
 
-def test_a_queue_attribute_the_adapter_cannot_translate_is_refused_not_dropped(model_adapter):
+def test_alias_and_model_queues_are_defined_through_pcf_with_their_targets_renamed(model_adapter):
     model_adapter.reset()
-    out = run(model_adapter, "define_queue", name="Q1", QType="MQQT_ALIAS", BaseQName="Q2")
-    assert out.error == "define_queue Q1: BaseQName, QType not supported by the ibmmq adapter"
-    assert "MQCONF.Q1" not in model_adapter.emulator.queues
+    assert run(model_adapter, "define_queue", name="APP.IN", QType="MQQT_ALIAS", BaseQName="Q1").error is None
+    assert run(model_adapter, "define_queue", name="REPLY.MODEL", QType="MQQT_MODEL",
+               DefinitionType="MQQDT_PERMANENT_DYNAMIC").error is None
+    queues = model_adapter.emulator.queues
+    assert (queues["MQCONF.APP.IN"].definition.QType, queues["MQCONF.APP.IN"].definition.BaseQName) == (3, "MQCONF.Q1")
+    assert queues["MQCONF.REPLY.MODEL"].definition.DefinitionType == 2
+    out = run(model_adapter, "open", handle="h", queue="REPLY.MODEL", DynamicQName="REPLY.ONE",
+              Options=["MQOO_INPUT_SHARED"])
+    assert (out.CompCode, out.ObjectName) == ("MQCC_OK", "REPLY.ONE")  # the suite's name, not MQCONF.REPLY.ONE
+    assert "MQCONF.REPLY.ONE" in queues
+    model_adapter.reset()
+    assert not {"MQCONF.APP.IN", "MQCONF.REPLY.MODEL", "MQCONF.REPLY.ONE"} & set(queues)  # permanent one too
+
+
+def test_set_is_refused_where_ibmmq_cannot_pass_it(model_adapter):
+    model_adapter.reset()
+    run(model_adapter, "define_queue", name="Q1")
+    run(model_adapter, "open", handle="h", queue="Q1", Options=["MQOO_SET"])
+    out = run(model_adapter, "set", handle="h", Selectors=["MQIA_INHIBIT_PUT", "MQIA_INHIBIT_PUT"], IntAttrs=[1, 0])
+    assert "cannot pass a selector twice" in out.error
+    ok = run(model_adapter, "set", handle="h", Selectors=["MQIA_INHIBIT_PUT", "MQIA_INHIBIT_GET"], IntAttrs=[1, 1])
+    assert ok.CompCode == "MQCC_OK"
+    definition = model_adapter.emulator.queues["MQCONF.Q1"].definition
+    assert (definition.InhibitPut, definition.InhibitGet) == (True, True)
+    model_adapter.reset()

@@ -163,6 +163,8 @@ class CommandServer:
                 raise PcfFailure("MQRCCF_PARM_MISSING")  # Create Queue needs QType
             # the default queue of that type's attributes, as the model defines them
             base = QueueDefinition(queue, QType=qtype)
+            if qtype == self._value("MQQT_MODEL"):  # DEFINE QMODEL's default: DEFTYPE(TEMPDYN)
+                base.DefinitionType = self._value("MQQDT_TEMPORARY_DYNAMIC")
         else:
             if existing is None:
                 raise PcfFailure("MQRC_UNKNOWN_OBJECT_NAME")
