@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,18 +19,17 @@ from conformance.campaign.corpus import CorpusError, load_corpus, save_corpus
 from conformance.campaign.run import CampaignConfig, run_campaign
 from conformance.runner import FAILED, PASSED, run_scenario
 from conformance.scenario import load_scenario
+from tests_support import java_or_skip
 
 ROOT = Path(__file__).resolve().parents[1]
 MUTANT = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
-JAVA = shutil.which("java")
 # One worker runs this module, so one SparkSession (a JVM) serves it under pytest-xdist (--dist loadgroup).
 pytestmark = pytest.mark.xdist_group("spark-local")
 
 
 @pytest.fixture(scope="module")
 def spark():
-    if JAVA is None:
-        pytest.skip("Spark needs Java 17+ and no `java` is on PATH (apt-get install openjdk-17-jre-headless)")
+    java_or_skip()
     from conformance.campaign.spark import session
 
     spark = session("local[2]")
@@ -183,8 +181,7 @@ def test_a_bad_corpus_is_one_clear_message(tmp_path):
 
 
 def test_a_jvm_that_does_not_start_is_one_line_naming_the_options(tmp_path):
-    if JAVA is None:
-        pytest.skip("Spark needs Java 17+ and no `java` is on PATH (apt-get install openjdk-17-jre-headless)")
+    java_or_skip()
     env = {**os.environ, "MQCONF_SPARK_JAVA_OPTIONS": "-Xmx1k"}  # too small a heap: the JVM cannot start
     result = subprocess.run([sys.executable, "-m", "conformance.cli", "campaign", "--sequences", "2", "--length", "2",
                              "--master", "local[1]", "--output", str(tmp_path)],

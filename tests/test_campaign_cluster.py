@@ -5,7 +5,6 @@ tests/test_campaign.py checks against the same loop): nothing depends on driver-
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conformance.campaign.run import CampaignConfig, run_campaign
+from tests_support import java_or_skip
 
 ROOT = Path(__file__).resolve().parents[1]
 MUTANT = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
@@ -21,8 +21,7 @@ MUTANT = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
 @pytest.mark.slow
 @pytest.mark.xdist_group("spark-cluster")  # beside the local[2] module's worker, not behind it
 def test_local_cluster_gives_the_same_aggregates_as_in_process(tmp_path):
-    if shutil.which("java") is None:
-        pytest.skip("Spark needs Java 17+ and no `java` is on PATH (apt-get install openjdk-17-jre-headless)")
+    java_or_skip()
     args = ["--adapter", MUTANT, "--sequences", "48", "--length", "12", "--seed", "3", "--partition-size", "12"]
     result = subprocess.run([sys.executable, "-m", "conformance.cli", "campaign", *args, "--id", "cluster",
                              "--master", "local-cluster[2,1,1024]", "--output", str(tmp_path)],

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conformance.campaign import class_data_sharing as cds
+from tests_support import java_or_skip
 
 
 def test_archives_are_offered_once_built_and_executors_get_theirs_only_on_local_cluster(tmp_path):
@@ -38,9 +39,7 @@ def test_an_empty_mqconf_spark_cds_dir_turns_the_archives_off(monkeypatch, tmp_p
 
 
 def test_a_jvm_given_an_archive_it_cannot_use_starts_and_says_nothing(tmp_path):
-    java = shutil.which("java")
-    if java is None:
-        pytest.skip("needs `java` on PATH")
+    java = java_or_skip()
     (tmp_path / "driver.jsa").write_bytes(b"not an archive")
     driver, _ = cds.java_options("local[2]", tmp_path)
     run = subprocess.run([java, *driver.split(), "-version"], capture_output=True, text=True, timeout=60)
@@ -58,8 +57,7 @@ def test_building_without_java_is_one_line_and_does_not_fail_the_install(monkeyp
 
 
 def test_a_folder_that_cannot_be_made_is_one_line(monkeypatch, tmp_path, capsys):
-    if shutil.which("java") is None:
-        pytest.skip("needs `java` on PATH (without it the build stops earlier, at the Java check)")
+    java_or_skip()  # without it the build stops earlier, at the Java check
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     assert cds.main(["--dir", str(blocker / "archives")]) == 1
@@ -148,8 +146,7 @@ def test_a_build_on_first_use_that_breaks_is_one_line_and_the_campaign_goes_on(f
 
 
 def test_a_jvm_that_cannot_build_its_archive_leaves_a_marker_with_the_reason(monkeypatch, tmp_path):
-    if shutil.which("java") is None:
-        pytest.skip("needs `java` on PATH (without it nothing is built and nothing is remembered)")
+    java_or_skip()  # without it nothing is built and nothing is remembered
     monkeypatch.setenv("MQCONF_SPARK_JAVA_OPTIONS", "-Xmx1k")  # too small a heap: the JVM cannot start
     out = io.StringIO()
     assert cds.build(tmp_path, (cds.DRIVER,), out=out, remember_failures=True) == 1

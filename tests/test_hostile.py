@@ -426,3 +426,31 @@ def marked(mark: str) -> list[int]:
             except OSError:
                 continue
     return found
+
+
+# -- the environment ------------------------------------------------------------------------------------------
+
+def test_an_output_path_holding_dollar_home_keeps_junit_xml_inside_it(tmp_path):
+    output = tmp_path / "$HOME" / "run"
+    result = budgeted([*MQCONF, "run", "--no-campaign", "--output", str(output)], seconds=300,
+                      env={"HOME": str(tmp_path / "home")})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (output / "junit.xml").exists() and (output / "tests.jsonl").exists()
+    assert not (tmp_path / "home").exists(), "pytest expanded $HOME in the junit.xml path"
+
+
+def test_a_stale_java_home_is_passed_over_the_same_way_by_product_and_tests(monkeypatch):
+    from conformance.campaign import spark
+    from conformance.campaign.run import CampaignError
+
+    monkeypatch.setenv("JAVA_HOME", "/no/such/jdk")
+    on_path = shutil.which("java")
+    try:
+        java, major = spark.find_java()
+    except CampaignError as exc:
+        assert "/no/such/jdk/bin/java (JAVA_HOME=/no/such/jdk): no such file" in str(exc)
+        assert on_path is None or "on PATH" in str(exc)
+        return
+    assert java == on_path and major >= 17
+    assert spark.java_version() == major
+    assert os.environ["JAVA_HOME"] != "/no/such/jdk"  # Spark's launcher reads JAVA_HOME: it now names a Java

@@ -36,3 +36,17 @@ class Session:
         outcome = self(op, **args)
         assert outcome.CompCode == "MQCC_OK", f"{op} {args}: {outcome.CompCode} {outcome.Reason}"
         return outcome
+
+
+def java_or_skip() -> str:
+    """The Java the campaign would run Spark on (conformance.campaign.spark.find_java, the product's own
+    search); the test is skipped, with the reason, when there is none that works."""
+    import pytest
+
+    from conformance.campaign.run import CampaignError
+    from conformance.campaign.spark import find_java
+
+    try:
+        return find_java()[0]
+    except CampaignError as exc:
+        pytest.skip(f"Spark needs a working Java: {exc}")

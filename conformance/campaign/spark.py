@@ -16,6 +16,7 @@ Aggregation is a second job, a map-reduce over the stored partitions (see :func:
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -57,24 +58,55 @@ JAVA_HELP = ("Spark needs Java 17 or later. Install a JDK or JRE (for example `a
              "or run the campaign without Spark: --master inprocess")
 
 
-def java_version() -> int:
-    """The major version of the Java that Spark will start; CampaignError with what to install otherwise."""
-    home = os.environ.get("JAVA_HOME")
-    java = str(Path(home) / "bin" / "java") if home else shutil.which("java")
-    if not java or not Path(java).exists():
-        raise CampaignError(f"no `java` found ({'JAVA_HOME=' + home if home else 'not on PATH'}). {JAVA_HELP}")
+@functools.lru_cache(maxsize=16)
+def _probe(java: str) -> tuple[int | None, str]:
+    """The major version of ``java`` (None, with why, when it does not run or is not a Java)."""
+    if not Path(java).exists():
+        return None, "no such file"
     try:
         out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError) as exc:
-        raise CampaignError(f"{java} -version failed ({exc}). {JAVA_HELP}") from None
+        return None, f"-version failed ({exc})"
     found = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
     if not found:
-        raise CampaignError(f"cannot tell the version of {java}. {JAVA_HELP}")
+        return None, "cannot tell its version"
     major = int(found.group(1))
     if major == 1 and found.group(2):
         major = int(found.group(2))  # "1.8.0" is Java 8
-    if major < 17:
-        raise CampaignError(f"{java} is Java {major}. {JAVA_HELP}")
+    return major, f"Java {major}"
+
+
+def find_java() -> tuple[str, int]:
+    """The Java 17+ to run Spark on, and its major version: ``$JAVA_HOME/bin/java`` if it works, else ``java`` on
+    PATH. The product and the tests both ask this one function (a test without a Java skips with its message).
+    Raises :class:`CampaignError` saying what was tried and what to install when none works."""
+    home = os.environ.get("JAVA_HOME")
+    candidates = [(str(Path(home) / "bin" / "java"), f"JAVA_HOME={home}")] if home else []
+    on_path = shutil.which("java")
+    if on_path:
+        candidates.append((on_path, "on PATH"))
+    tried = []
+    for java, origin in candidates:
+        major, what = _probe(java)
+        if major is not None and major >= 17:
+            return java, major
+        tried.append(f"{java} ({origin}): {what}")
+    if not tried:
+        raise CampaignError(f"no `java` found (JAVA_HOME not set, none on PATH). {JAVA_HELP}")
+    raise CampaignError(f"no working Java 17+ ({'; '.join(tried)}). {JAVA_HELP}")
+
+
+def java_version() -> int:
+    """The major version of the Java that Spark will start (:func:`find_java`); CampaignError with what to install
+    otherwise. When JAVA_HOME names no working Java but PATH has one, JAVA_HOME is pointed at that one (Spark's
+    launcher reads JAVA_HOME), with a warning."""
+    java, major = find_java()
+    home = os.environ.get("JAVA_HOME")
+    if home and Path(java) != Path(home) / "bin" / "java":
+        found_home = str(Path(os.path.realpath(java)).parent.parent)
+        logging.getLogger("mqconf.campaign").warning(
+            "warning: JAVA_HOME=%s holds no working Java 17+; Spark uses %s (JAVA_HOME=%s)", home, java, found_home)
+        os.environ["JAVA_HOME"] = found_home
     return major
 
 
