@@ -345,6 +345,11 @@ _FROM_HEADER: dict[str, int] = {
     "MQRC_SELECTOR_COUNT_ERROR": 2065,
     "MQRC_SELECTOR_ERROR": 2067,
     "MQRC_NOT_OPEN_FOR_SET": 2040,
+    # MQINQ of a cluster queue that resolved to an instance on another queue manager (cluster.inquire.remote-instance)
+    "MQRC_SELECTOR_NOT_FOR_TYPE": 2068,
+    "MQQT_CLUSTER": 7,
+    "MQIAV_NOT_APPLICABLE": -2,
+    "MQCA_Q_DESC": 2013,
     # Queue types, definition types, trigger values (read from cmqc.h; issue 19)
     "MQQT_LOCAL": 1,
     "MQQT_MODEL": 2,

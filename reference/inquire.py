@@ -47,6 +47,12 @@ QUEUE_STATE = {
 }
 
 
+def queue_selector(selector: str) -> bool:
+    """Whether ``selector`` names an attribute of some queue the model knows (local or alias)."""
+    return selector in DEFINITION_READERS or selector in ALIAS_READERS or selector in LOCAL_READERS \
+        or selector in QUEUE_STATE
+
+
 def _attribute(qm: QueueManager, handle: ObjectHandle, selector: str) -> int | str | None:
     if handle.alias:
         reader = DEFINITION_READERS.get(selector) or ALIAS_READERS.get(selector)

@@ -25,7 +25,7 @@ from ..msgflags import ANY_GROUP
 from ..open import OO_INPUT
 from ..options import first_broken, unknown_bits
 from ..qmgr import QueueManager
-from ..result import MQCC_FAILED, Result, failure
+from ..result import MQCC_FAILED, MQCC_WARNING, Result, failure
 from ..structures import MQMD, MQMD_VERSION_2, MQOD, MQPMO, NONE_ACCOUNTING
 from . import workload
 from .topology import (
@@ -42,9 +42,11 @@ if TYPE_CHECKING:
     from .world import Cluster
 
 OO_OUTPUT = VALUES["MQOO_OUTPUT"]
-OO_READ = OO_INPUT | VALUES["MQOO_BROWSE"]
-# What an open of a cluster queue without a local instance may ask for: output, its bind option, context options.
-OO_OUTPUT_ONLY = OO_OUTPUT | VALUES["MQOO_BIND_ON_OPEN"] | VALUES["MQOO_BIND_NOT_FIXED"] | VALUES["MQOO_BIND_ON_GROUP"] \
+OO_INQUIRE = VALUES["MQOO_INQUIRE"]
+# What needs a local instance: input, browse and set (cluster.open.input-remote).
+OO_READ = OO_INPUT | VALUES["MQOO_BROWSE"] | VALUES["MQOO_SET"]
+# What an open of a cluster queue without a local instance may ask for: output, inquire, the bind option, context.
+OO_OUTPUT_ONLY = OO_OUTPUT | OO_INQUIRE | VALUES["MQOO_BIND_ON_OPEN"] | VALUES["MQOO_BIND_NOT_FIXED"] | VALUES["MQOO_BIND_ON_GROUP"] \
     | VALUES["MQOO_FAIL_IF_QUIESCING"] | VALUES["MQOO_PASS_IDENTITY_CONTEXT"] | VALUES["MQOO_PASS_ALL_CONTEXT"] \
     | VALUES["MQOO_SET_IDENTITY_CONTEXT"] | VALUES["MQOO_SET_ALL_CONTEXT"]
 OO_BIND = {
@@ -106,7 +108,7 @@ def open_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, optio
     """MQOPEN of a cluster queue.
 
     Clauses: open.options.*, cluster.open.input-remote, cluster.bind.*, the workload rows, cluster.open.all-put-
-    disabled, cluster.open.local-instance-put-disabled.
+    disabled, cluster.open.local-instance-put-disabled, cluster.inquire.remote-instance.
     """
     conn = qm.connections.get(hconn)
     if conn is None:
@@ -123,10 +125,14 @@ def open_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, optio
     if options & OO_READ and not local:
         return failure("MQRC_OPTION_NOT_VALID_FOR_TYPE", "cluster.open.input-remote")
     if not local and options & ~OO_OUTPUT_ONLY:
-        raise NotModelled("MQOPEN of a cluster queue with no local instance for anything but output (MQINQ of "
-                          "the cluster's copy of its attributes, MQSET)")
+        raise NotModelled("MQOPEN of a cluster queue with no local instance with options other than output, "
+                          "inquire, bind and context options")
     if not options & OO_OUTPUT:
-        return qm.open(hconn, MQOD(queue if local else CLUSTER_XMITQ), options)  # nothing to bind
+        opened = qm.open(hconn, MQOD(queue if local else CLUSTER_XMITQ), options)  # nothing to bind
+        if not local and not opened.failed:
+            cluster.members[qm.name].inquired[opened.hobj] = queue
+            opened.clauses.append("cluster.inquire.remote-instance")
+        return opened
 
     clauses: list[str] = []
     chosen: Destination | None = None
@@ -153,9 +159,69 @@ def open_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, optio
     if opened.failed:
         return opened
     cluster.members[qm.name].bindings[opened.hobj] = bound
+    if not local and options & OO_INQUIRE:
+        cluster.members[qm.name].inquired[opened.hobj] = queue
+        clauses.append("cluster.inquire.remote-instance")
     if chosen is not None:
         cluster.record_choice(qm.name, chosen)
     return Result(clauses=clauses + opened.clauses, hobj=opened.hobj)
+
+
+# What MQINQ can read of an instance on another queue manager; QType reads MQQT_CLUSTER.
+REMOTE_READERS = {
+    "MQIA_DEF_BIND": lambda d, a: a.DefBind,
+    "MQIA_DEF_PERSISTENCE": lambda d, a: d.DefPersistence,
+    "MQIA_DEF_PRIORITY": lambda d, a: d.DefPriority,
+    "MQIA_INHIBIT_PUT": lambda d, a: VALUES["MQQA_PUT_INHIBITED" if d.InhibitPut else "MQQA_PUT_ALLOWED"],
+    "MQCA_Q_DESC": lambda d, a: getattr(d, "QDesc", ""),
+    "MQCA_Q_NAME": lambda d, a: d.name,
+    "MQIA_Q_TYPE": lambda d, a: VALUES["MQQT_CLUSTER"],
+}
+NOT_APPLICABLE_TEXT = "*" * 48  # a character attribute that does not apply: asterisks (MQ_Q_NAME_LENGTH of them)
+
+
+def inquire_remote(cluster: Cluster, qm: QueueManager, hconn: int, hobj: int, queue: str,
+                   selectors: list[str]) -> Result:
+    """MQINQ on a cluster queue opened for inquire (alone or with output) with no local instance: the attributes
+    of an instance elsewhere in the cluster - the one the handle is bound to, else the instance on the queue
+    manager with the lowest name. Only DefBind, DefPersistence, DefPriority, InhibitPut, QDesc, QName and QType
+    (MQQT_CLUSTER) can be read; another queue attribute completes with MQCC_WARNING and
+    MQRC_SELECTOR_NOT_FOR_TYPE, its value MQIAV_NOT_APPLICABLE (asterisks for a character attribute).
+    Clauses: inquire.not-open-for-inquire, inquire.selector-error, cluster.inquire.remote-instance,
+    cluster.inquire.selector-not-for-type.
+    """
+    from ..inquire import queue_selector
+
+    found = qm._handle(hconn, hobj)
+    if isinstance(found, Result):
+        return found
+    _conn, handle = found
+    if not handle.options & OO_INQUIRE:
+        return failure("MQRC_NOT_OPEN_FOR_INQUIRE", "inquire.not-open-for-inquire")
+    bound = cluster.members[qm.name].bindings.get(hobj)
+    hosts = cluster.hosts(queue)
+    host = bound.fixed.qmgr if bound is not None and bound.fixed is not None else hosts[0] if hosts else None
+    if host is None:
+        raise NotModelled(f"MQINQ of cluster queue {queue} after its last instance left the cluster")
+    definition = cluster.instance_definition(host, queue)
+    instance = cluster.members[host].instances[queue]
+    attributes: dict[str, int | str] = {}
+    inapplicable = False
+    for selector in selectors:
+        reader = REMOTE_READERS.get(selector)
+        if reader is not None:
+            attributes[selector] = reader(definition, instance)
+        elif queue_selector(selector):
+            attributes[selector] = NOT_APPLICABLE_TEXT if selector.startswith("MQCA_") \
+                else VALUES["MQIAV_NOT_APPLICABLE"]
+            inapplicable = True
+        else:
+            return failure("MQRC_SELECTOR_ERROR", "inquire.selector-error")
+    clauses = ["cluster.inquire.remote-instance"]
+    if inapplicable:
+        return Result(MQCC_WARNING, VALUES["MQRC_SELECTOR_NOT_FOR_TYPE"],
+                      clauses + ["cluster.inquire.selector-not-for-type"], attributes=attributes)
+    return Result(clauses=clauses, attributes=attributes)
 
 
 def put_cluster(cluster: Cluster, qm: QueueManager, hconn: int, hobj: int, bound: Binding, md: MQMD, pmo: MQPMO,

@@ -98,6 +98,9 @@ def redrive(cluster: Cluster, sender: str, channel: str) -> list[str]:
             local = qm.queues[destination.queue]
             if local.depth >= local.definition.MaxQDepth:
                 continue  # the local instance is full: the message waits where it is
+            if too_big(qm, local, message):
+                clauses.append("cluster.deliver.too-big-for-destination")
+                continue
             xmitq.remove(message)
             del member.transmissions[message.token]
             md = message.md
@@ -117,14 +120,24 @@ def redrive(cluster: Cluster, sender: str, channel: str) -> list[str]:
     return clauses
 
 
+def too_big(qm, queue, message) -> bool:
+    """Whether ``message`` is longer than ``queue`` on ``qm`` accepts: the smaller of the queue's and the queue
+    manager's MaxMsgLength, as a direct put checks (put.msg-too-big-for-q). Clause:
+    cluster.deliver.too-big-for-destination."""
+    return len(message.data) > min(qm.max_msg_length, queue.definition.MaxMsgLength)
+
+
 def deliver(cluster: Cluster, qmgr: str | None, channel: str | None, indoubt: bool) -> Result:
     """Move the committed messages waiting on the cluster transmission queues (of ``qmgr``, or of every member)
     whose channel is running (or inactive: it starts) onto their destination instance.
 
     With ``indoubt`` the batch is sent but its confirmation is lost: the messages stay on the transmission queue,
     in doubt, until a later delivery on a running channel completes them (cluster.deliver.in-doubt). A message
-    whose destination queue is put-inhibited or full waits (cluster.deliver.target-unavailable).
-    Clauses: cluster.deliver.running-channel, cluster.deliver.in-doubt, cluster.deliver.target-unavailable.
+    whose destination queue is put-inhibited or full waits (cluster.deliver.target-unavailable); one longer than
+    the destination queue's or queue manager's MaxMsgLength is never placed there
+    (cluster.deliver.too-big-for-destination).
+    Clauses: cluster.deliver.running-channel, cluster.deliver.in-doubt, cluster.deliver.target-unavailable,
+    cluster.deliver.too-big-for-destination.
     """
     clauses = ["cluster.deliver.running-channel"]
     senders = [qmgr] if qmgr is not None else sorted(cluster.members)
@@ -143,6 +156,9 @@ def deliver(cluster: Cluster, qmgr: str | None, channel: str | None, indoubt: bo
             target = target_qm.queues.get(header.queue)
             if target is None or target.definition.InhibitPut or target.depth >= target.definition.MaxQDepth:
                 clauses.append("cluster.deliver.target-unavailable")
+                continue
+            if too_big(target_qm, target, message):
+                clauses.append("cluster.deliver.too-big-for-destination")
                 continue
             if route.state == INACTIVE:
                 route.state = RUNNING

@@ -153,6 +153,7 @@ class Member:
     last_number: int = 0  # the DestSeqNumber of the most recent choice
     transmissions: dict[bytes, Transmission] = field(default_factory=dict)  # MsgToken on the xmitq -> header
     bindings: dict[int, Binding] = field(default_factory=dict)  # Hobj -> how it chooses
+    inquired: dict[int, str] = field(default_factory=dict)  # Hobj -> cluster queue opened to inquire, no local instance
 
     def usage_of(self, channel: str) -> Usage:
         return self.usage.get(channel) or Usage()

@@ -249,6 +249,7 @@ class Cluster:
         if member is not None:
             for hobj in hobjs:
                 member.bindings.pop(hobj, None)
+                member.inquired.pop(hobj, None)
 
     def open(self, qmgr: str, hconn: int, od: MQOD, options: int) -> Result:
         qm = self.qmgr(qmgr)
@@ -294,7 +295,12 @@ class Cluster:
         return self.qmgr(qmgr).backout(hconn)
 
     def inquire(self, qmgr: str, hconn: int, hobj: int, selectors: list[str]) -> Result:
-        return self.qmgr(qmgr).inquire(hconn, hobj, selectors)
+        qm = self.qmgr(qmgr)
+        member = self.members.get(qm.name)
+        queue = member.inquired.get(hobj) if member is not None else None
+        if queue is not None:
+            return binding.inquire_remote(self, qm, hconn, hobj, queue, selectors)
+        return qm.inquire(hconn, hobj, selectors)
 
     def set(self, qmgr: str, hconn: int, hobj: int, selectors: list[str], int_attrs: list[int]) -> Result:
         return self.qmgr(qmgr).set(hconn, hobj, selectors, int_attrs)
