@@ -9,6 +9,7 @@ browse-mark.destructive-get-unmarks, browse-mark.match-msg-token).
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule
@@ -102,4 +103,10 @@ class CooperativeDispatch(RuleBasedStateMachine):
 
 
 CooperativeDispatch.TestCase.settings = settings(max_examples=30, stateful_step_count=30, deadline=None)
+# It drives the model itself (and reads its queue to check nothing is lost): a check of the model, whatever the
+# adapter; it needs and pins what its docstring names.
+CooperativeDispatch.TestCase.pytestmark = [
+    pytest.mark.self_check, pytest.mark.capability("browse-mark", "units-of-work"),
+    pytest.mark.clause("browse-mark.mark-browse-co-op", "browse-mark.destructive-get-unmarks",
+                       "browse-mark.match-msg-token")]
 test_cooperative_dispatchers_dispatch_each_message_once = CooperativeDispatch.TestCase
