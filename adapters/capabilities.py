@@ -8,6 +8,7 @@ valid names. (Clause ids do not apply: this is the suite's vocabulary of areas, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -103,3 +104,31 @@ def needed_by(ops: Iterable[str], names: Iterable[str]) -> frozenset[str]:
     ops, names = set(ops), set(names)
     return frozenset(c.name for c in load_capabilities().values()
                      if c.name != "core" and (c.ops & ops or c.names & names))
+
+
+_MQ_NAME = re.compile(r"MQ[A-Z]+_[A-Z0-9_]+")
+
+
+def mq_names(value: Any, found: set[str] | None = None) -> set[str]:
+    """Every MQ constant name in ``value`` (keys, values, nested), added to ``found``."""
+    found = set() if found is None else found
+    if isinstance(value, str):
+        found.update(_MQ_NAME.findall(value))
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            mq_names(key, found)
+            mq_names(item, found)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            mq_names(item, found)
+    return found
+
+
+def needed_by_calls(calls: Iterable[Mapping[str, Any]]) -> frozenset[str]:
+    """The capabilities a sequence of calls in the call language (``{"op": ..., ...}``) needs."""
+    ops: set[str] = set()
+    names: set[str] = set()
+    for call in calls:
+        ops.add(str(call.get("op")))
+        mq_names(dict(call), names)
+    return needed_by(ops, names)

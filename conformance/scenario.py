@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adapters.capabilities import CapabilityError, check_names, needed_by
+from adapters.capabilities import CapabilityError, check_names, mq_names, needed_by
 from reference.calls import (
     CLUSTER_ARGUMENTS,
     OPS,
@@ -64,22 +64,6 @@ class Step:
     setup: bool = False
 
 
-_MQ_NAME = re.compile(r"MQ[A-Z]+_[A-Z0-9_]+")
-
-
-def _mq_names(value: Any, found: set[str]) -> None:
-    """Every MQ constant name in ``value`` (keys, values, nested), added to ``found``."""
-    if isinstance(value, str):
-        found.update(_MQ_NAME.findall(value))
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            _mq_names(key, found)
-            _mq_names(item, found)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _mq_names(item, found)
-
-
 @dataclass(frozen=True)
 class Scenario:
     """A loaded, checked scenario."""
@@ -98,8 +82,8 @@ class Scenario:
         names: set[str] = set()
         for step in self.steps:
             ops.add(step.call.op)
-            _mq_names(dict(step.call.args), names)
-            _mq_names(dict(step.expect), names)
+            mq_names(dict(step.call.args), names)
+            mq_names(dict(step.expect), names)
         return needed_by(ops, names)
 
     def clause_ids(self) -> set[str]:

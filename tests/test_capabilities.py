@@ -119,3 +119,17 @@ def test_campaign_runs_only_the_areas_whose_capabilities_are_all_claimed():
     assert claimed_areas(["groups", "browse-mark"], {"core", "groups"}) == []
     assert claimed_areas(["groups", "browse-mark"], {"core", "browse-mark", "units-of-work"}) == ["browse-mark"]
     assert claimed_areas(["groups"], capability_names()) == ["groups"]
+
+
+def test_a_campaign_corpus_replays_only_the_sequences_whose_capabilities_are_claimed(capsys):
+    from conformance.campaign.cli import claimed_sequences
+    from conformance.campaign.corpus import CorpusError
+
+    plain = {"id": "plain", "calls": [{"op": "put", "handle": "h", "data": "x"}]}
+    grouped = {"id": "grouped", "calls": [{"op": "put", "handle": "h", "MD": {"MsgFlags": ["MQMF_MSG_IN_GROUP"]}},
+                                          {"op": "commit"}]}
+    assert claimed_sequences([plain, grouped], {"core"}, "impl") == [plain]
+    assert capsys.readouterr().out == ("corpus: 1 of 2 sequences need capabilities impl does not claim "
+                                       "(groups, units-of-work), not run\n")
+    with pytest.raises(CorpusError, match="no sequence of the corpus needs only capabilities impl claims"):
+        claimed_sequences([grouped], {"core", "groups"}, "impl")

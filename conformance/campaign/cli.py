@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from adapters.base import AdapterError, load
+from adapters.capabilities import needed_by_calls
 
 from ..vocabulary import AREAS as VOCABULARY
 from .generate import AREAS
@@ -45,6 +46,26 @@ def add_parser(commands) -> None:
     campaign.add_argument("--partition-size", type=int, default=0, help="sequences per partition (default: chosen)")
 
 
+def claimed_sequences(corpus: list[dict], claimed, adapter: str) -> list[dict]:
+    """The corpus sequences whose calls need only capabilities ``adapter`` claims; one line says how many are
+    left out and why. None left is a :class:`~.corpus.CorpusError`."""
+    from .corpus import CorpusError
+
+    kept, unclaimed = [], set()
+    for sequence in corpus:
+        missing = needed_by_calls(sequence.get("calls", [])) - set(claimed)
+        if missing:
+            unclaimed |= missing
+        else:
+            kept.append(sequence)
+    if len(kept) < len(corpus):
+        print(f"corpus: {len(corpus) - len(kept)} of {len(corpus)} sequences need capabilities {adapter} does not "
+              f"claim ({', '.join(sorted(unclaimed))}), not run")
+    if not kept:
+        raise CorpusError(f"no sequence of the corpus needs only capabilities {adapter} claims")
+    return kept
+
+
 def main(args: argparse.Namespace) -> int:
     """Run the campaign; print where its results are and its divergences. 1 when it found divergences."""
     from .corpus import CorpusError, load_corpus
@@ -58,6 +79,8 @@ def main(args: argparse.Namespace) -> int:
         claimed = adapter.capabilities
         adapter.close()
         areas = claimed_areas(args.areas, claimed)
+        if corpus is not None:
+            corpus = claimed_sequences(corpus, claimed, args.adapter)
         if not areas and corpus is None:
             print(f"mqconf: adapter {args.adapter} claims the capabilities of none of the areas "
                   f"{', '.join(args.areas)}", file=sys.stderr)
