@@ -112,7 +112,8 @@ log = logging.getLogger(__name__)
 
 ADAPTER_VERSION = "0.1.0"
 CAPABILITIES = frozenset({"core", "groups", "units-of-work", "segmentation", "set"})
-PCF_CAPABILITIES = frozenset({"dynamic-queues", "alias-queues"})  # claimed with MQCONF_PCF=yes: they need PCF
+PCF_CAPABILITIES = frozenset({"dynamic-queues", "alias-queues", "reports"})  # claimed with MQCONF_PCF=yes
+REAL_TIME_CAPABILITIES = frozenset({"browse-mark", "expiry"})  # claimed with MQCONF_REAL_TIME=1: they wait
 DEFAULT_CONNECTION = "default"
 DEFAULT_QUEUE_PREFIX = "DEV.QUEUE."
 DEFAULT_QUEUES = "DEV.QUEUE.1,DEV.QUEUE.2,DEV.QUEUE.3"
@@ -477,7 +478,7 @@ class IbmMqAdapter:
         self._dynamic: dict[str, str] = {}  # suite name -> dynamic queue the scenario's opens made (PCF deletes)
         claimed = set(CAPABILITIES)
         if self.config.real_time:
-            claimed.add("browse-mark")
+            claimed |= REAL_TIME_CAPABILITIES
         if self.config.pcf == "yes":
             claimed |= PCF_CAPABILITIES
         self.capabilities = frozenset(claimed)
@@ -759,6 +760,9 @@ class IbmMqAdapter:
             elif tag == "format":
                 value = value.encode("ascii")
             target[name] = value
+        local = structure.ReplyToQMgr.strip() in ("", self.config.queue_manager) if key == "MD" else False
+        if local and structure.ReplyToQ.strip():  # a suite queue of this queue manager: its real name
+            target.ReplyToQ = self._real_name(structure.ReplyToQ.strip()).encode("utf-8")
         if key == "GMO" and target.Version >= V["MQGMO_VERSION_4"] and not hasattr(target, "MsgHandle"):
             self._note_once("gmo-v4", f"{self.module_name} was built without MQGMO version 4 fields; "
                                       "using MQGMO_VERSION_3")
@@ -790,6 +794,8 @@ class IbmMqAdapter:
             setattr(structure, name, value)
         if key in ("PMO", "GMO"):
             structure.ResolvedQName = self._suite_name(structure.ResolvedQName)
+        if key == "MD" and structure.ReplyToQ:
+            structure.ReplyToQ = self._suite_name(structure.ReplyToQ)
         return encode_structure(key, structure)
 
     # -- outcomes ---------------------------------------------------------------------------------------------

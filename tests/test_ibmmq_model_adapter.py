@@ -268,3 +268,16 @@ def test_set_is_refused_where_ibmmq_cannot_pass_it(model_adapter):
     definition = model_adapter.emulator.queues["MQCONF.Q1"].definition
     assert (definition.InhibitPut, definition.InhibitGet) == (True, True)
     model_adapter.reset()
+
+
+def test_reply_to_queue_names_a_suite_queue_both_ways(model_adapter):
+    model_adapter.reset()
+    for queue in ("Q1", "REPLIES"):
+        run(model_adapter, "define_queue", name=queue)
+    run(model_adapter, "open", handle="h", queue="Q1", Options=["MQOO_OUTPUT", "MQOO_INPUT_SHARED"])
+    run(model_adapter, "put", handle="h", data="request", MD={"ReplyToQ": "REPLIES"})
+    stored, _data = model_adapter.emulator.messages("MQCONF.Q1")[0]
+    assert stored.ReplyToQ == "MQCONF.REPLIES"  # what an application on the queue manager reads
+    got = run(model_adapter, "get", handle="h")
+    assert got.MD["ReplyToQ"] == "REPLIES"
+    model_adapter.reset()
