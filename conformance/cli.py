@@ -28,8 +28,8 @@ from adapters.processes import die_with_parent
 from adapters.untrusted import for_terminal
 
 from .clauses import Registry, load_registry
-from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, latest_campaign,
-                     load_campaign, load_report, new_run_id, safe_name, write_reports)
+from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, failure_line,
+                     latest_campaign, load_campaign, load_report, new_run_id, safe_name, write_reports)
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, reference_attribution, run_scenario
 from .scenario import ScenarioErrors, collect_scenarios, load_scenarios
 from .suite import ADAPTER_TESTS, NOT_SELF_CHECKS
@@ -217,7 +217,10 @@ def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path 
     print(f"{len(tests)} tests: {counts[PASSED]} passed, {len(failed)} failed, {counts[NOT_CLAIMED]} not claimed, "
           f"{counts[EXPECTED_FAILURE]} expected failures (tables and state machines; log: {output / 'pytest.log'})")
     for record in failed:
-        print(f"{record['status'].upper()} {record['id']}")
+        # what differed (a machine's divergence names the call and the fields), on one line of visible text
+        line = failure_line({"message": record.get("message") or ""})
+        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in line[:1000])
+        print(f"{record['status'].upper()} {record['id']}" + (f": {shown}" if "differs from the model" in line else ""))
     if process.returncode not in (0, 1, 5):
         print(f"tests: pytest stopped with exit status {process.returncode}; see {output / 'pytest.log'}")
         failed.append({"id": "pytest"})

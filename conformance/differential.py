@@ -2,14 +2,21 @@
 under test, and their outcomes must agree (conformance/compare.py, fixtures/comparison.yaml).
 
 The machines are part of the product: subclass :class:`DifferentialMachine` (as zarr.testing does) to add
-rules for an area. A divergence fails the run with a message naming the call, and the shrunk call sequence is
-written as a scenario file (``reports/divergences/<machine>.yaml``) whose expectations are the model's
-outcomes: it runs as is with ``mqconf scenario`` and can be moved into fixtures/scenarios as a regression.
+rules for an area, and run one with :func:`check`. Hypothesis generates call sequences and detects a divergence;
+the diverging trace is then shrunk by replaying sub-sequences of its calls live (:func:`shrink`: tens of short
+replays, where Hypothesis's own shrinker ran thousands of examples - minutes through a pipe). The minimal
+sequence is written into the run's folder (``$MQCONF_REPORTS/divergences/divergence-<machine>.yaml``) as a
+scenario whose expectations are the model's outcomes - it runs as is with ``mqconf scenario`` on the model
+(passes) and on the implementation (fails), and can be moved into fixtures/scenarios as a regression - with a
+JSON record beside it (the call, the fields that differed, the clauses the model applied there) that the
+report lists under ``divergences``.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -44,17 +51,33 @@ class Divergence(AssertionError):
 
 
 def divergence_dir() -> Path:
+    """Where minimal scenarios go: ``$MQCONF_REPORTS/divergences`` (the run's folder under ``mqconf run``)."""
     return Path(os.environ.get("MQCONF_REPORTS", "reports")) / "divergences"
 
 
+# An identifier variable whose call was shrunk away stands for this one, the same on both sides (as in a
+# campaign's replay): 16 bytes, a valid MsgToken, MsgId, CorrelId or GroupId that nothing generated.
+UNKNOWN_ID = {"hex": "ff" * 16}
+ID_FIELDS = tuple((key, name) for key, rule in POLICY.items() if isinstance(rule, dict)
+                  for name, how in rule.items() if how == "identity")
+MAX_REPLAYS = 400  # live replays one shrink may spend (a 25-call sequence needs well under 100)
+
+
 class DifferentialMachine(RuleBasedStateMachine):
-    """Runs each call on the model (left) and the adapter under test (right) and compares the outcomes."""
+    """Runs each call on the model (left) and the adapter under test (right) and compares the outcomes.
+
+    Every call is recorded in ``trace``: the call with its identifiers as variables (``$v3``), and the variables
+    its outcome binds (``{"$v3": "MD.MsgId"}``). On a divergence the trace is kept (``found``) for :func:`check`,
+    which shrinks it by replaying sub-sequences live (:func:`shrink`) rather than through Hypothesis's shrinker,
+    and writes the result as a scenario."""
 
     adapter_name = "reference"
     shared_adapter: Adapter | None = None  # one instance every example resets and reuses (see machine_for)
     area = "core"
+    capabilities: tuple[str, ...] = ("core",)  # what an implementation must claim to be checked by this machine
     policy = POLICY
     ids = Bundle("ids")
+    found: dict[str, Any] | None = None  # the last divergence's trace (set on the class by run)
 
     @initialize()
     def start(self) -> None:
@@ -63,10 +86,11 @@ class DifferentialMachine(RuleBasedStateMachine):
         self.model.reset()
         self.impl.reset()
         self.identities = Identities()
-        self.history: list[dict[str, Any]] = []
-        self.run(Call("define_queue", dict(QUEUE)), record=False)
+        self.trace: list[dict[str, Any]] = []
+        self.run(Call("define_queue", dict(QUEUE)))
         self.run(Call("open", {"handle": "h", "queue": "Q1", "Options": HANDLE_OPTIONS}))
         self.set_up_area()
+        self.set_up = len(self.trace)  # calls every sequence starts with: never shrunk away
 
     def set_up_area(self) -> None:
         """Calls a subclass needs before its rules run (opening more handles, say)."""
@@ -85,39 +109,229 @@ class DifferentialMachine(RuleBasedStateMachine):
         return value
 
     def run(self, call: Call, record: bool = True) -> list[str]:
-        """Run ``call`` on both sides; fail with a scenario file if they disagree. Returns new id symbols."""
-        left = self.model.execute(Call(call.op, self._side(dict(call.args), "left")))
-        right = self.impl.execute(Call(call.op, self._side(dict(call.args), "right")))
+        """Run ``call`` on both sides; fail with :class:`Divergence` if they disagree. Returns new id symbols."""
+        args = dict(call.args)
+        left = self.model.execute(Call(call.op, self._side(args, "left")))
+        right = self.impl.execute(Call(call.op, self._side(args, "right")))
         before = self.identities.count
         problems = compare(left, right, self.identities, self.policy)
         self.last = left
-        self.history.append({call.op: dict(call.args),
-                             "expect": symbolic(left, self.identities, "left", self.policy)})
+        new = [f"$id{n}" for n in range(before + 1, self.identities.count + 1)]
+        self.trace.append({"op": call.op, "args": _as_variables(args), "binds": _binds(left, self.identities, new)})
         if problems:
-            path = self.write_scenario()
-            raise Divergence(f"{self.impl.name} differs from the model on {call.op} {dict(call.args)}: "
-                             + "; ".join(problems) + f"\n  minimal sequence written to {path}", left.clauses)
-        return [f"$id{n}" for n in range(before + 1, self.identities.count + 1)]
+            line = divergence_line(self.impl.name, call.op, args, problems)
+            type(self).found = {"trace": list(self.trace), "set_up": getattr(self, "set_up", len(self.trace) - 1),
+                                "signature": signature(call.op, problems), "line": line,
+                                "clauses": list(left.clauses)}
+            raise Divergence(line, left.clauses)
+        return new
 
-    def write_scenario(self) -> Path:
-        """The call sequence so far as a scenario file, with the model's outcomes as expectations."""
-        directory = divergence_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        name = f"divergence-{type(self).__name__.lower()}"
-        document = {
-            "id": name,
-            "title": f"Sequence on which {self.impl.name} differed from the reference model",
-            "clauses": sorted({c for c in self._clauses()}) or ["get.order.priority-then-physical"],
-            "capabilities": [self.area],
-            "setup": {"queues": [dict(QUEUE)]},
-            "steps": self.history,
-        }
-        path = directory / f"{name}.yaml"
-        path.write_text(yaml.dump(document, Dumper=_DUMPER, sort_keys=False, width=120))
-        return path
 
-    def _clauses(self) -> list[str]:
-        return []
+def _as_variables(value: Any) -> Any:
+    """A call's arguments with the machine's identifier symbols (``$id3``) as trace variables (``$v3``)."""
+    if isinstance(value, str) and value.startswith("$id"):
+        return "$v" + value[3:]
+    if isinstance(value, dict):
+        return {k: _as_variables(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_variables(v) for v in value]
+    return value
+
+
+def _binds(outcome: Any, identities: Identities, new: list[str]) -> dict[str, str]:
+    """The trace variables a call's outcome bound, each with the field it came from (``MD.GroupId``)."""
+    binds = {}
+    for key, name in ID_FIELDS:
+        symbol = identities.symbol("left", (getattr(outcome, key) or {}).get(name))
+        if symbol in new:
+            binds.setdefault("$v" + symbol[3:], f"{key}.{name}")
+    return binds
+
+
+def fields_of(problems: list[str]) -> list[str]:
+    """The fields that differed (``MD.GroupId``, ``Reason``, ``error``), from compare's problem lines."""
+    return sorted({problem.split(":", 1)[0] for problem in problems})
+
+
+def signature(op: str, problems: list[str]) -> tuple[str, tuple[str, ...]]:
+    """What makes two divergences the same: the call and the fields that differed."""
+    return op, tuple(fields_of(problems))
+
+
+def divergence_line(implementation: str, op: str, args: dict[str, Any], problems: list[str]) -> str:
+    """One line naming the call and each field that differed, model's value first."""
+    return f"{implementation} differs from the model on {op} {args}: " + "; ".join(problems)
+
+
+# -- shrinking a recorded trace, live --------------------------------------------------------------------------
+
+def replay(trace: list[dict[str, Any]], model: Adapter, impl: Adapter,
+           policy: dict[str, Any] = POLICY) -> list[dict[str, Any]]:
+    """Reset both sides and run ``trace``'s calls, binding each variable from the outcome that binds it (an
+    unbound one is :data:`UNKNOWN_ID`); stops after the first divergence. One step per call run: ``op``,
+    ``args`` (identifiers as the symbols a scenario binds, ``$id1``...), ``expect`` (the model's outcome as an
+    expectation), ``problems``, ``clauses`` (the model's)."""
+    model.reset()
+    impl.reset()
+    identities, bound, steps = Identities(), {}, []
+
+    def resolve(value: Any) -> Any:
+        if isinstance(value, str) and value.startswith("$v"):
+            return bound.get(value, dict(UNKNOWN_ID))
+        if isinstance(value, dict):
+            return {k: resolve(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [resolve(v) for v in value]
+        return value
+
+    def side(value: Any, which: str) -> Any:
+        if isinstance(value, str) and value.startswith("$id"):
+            return {"hex": identities.value(which, value)}
+        if isinstance(value, dict):
+            return {k: side(v, which) for k, v in value.items()}
+        if isinstance(value, list):
+            return [side(v, which) for v in value]
+        return value
+
+    for entry in trace:
+        args = resolve(entry["args"])
+        left = model.execute(Call(entry["op"], side(args, "left")))
+        right = impl.execute(Call(entry["op"], side(args, "right")))
+        problems = compare(left, right, identities, policy)
+        for variable, path in entry["binds"].items():
+            key, _, name = path.partition(".")
+            symbol = identities.symbol("left", (getattr(left, key) or {}).get(name))
+            if symbol is not None:
+                bound[variable] = symbol
+        steps.append({"op": entry["op"], "args": args, "expect": symbolic(left, identities, "left", policy),
+                      "problems": problems, "clauses": list(left.clauses)})
+        if problems:
+            break
+    return steps
+
+
+def shrink(found: dict[str, Any], model: Adapter, impl: Adapter, max_replays: int = MAX_REPLAYS,
+           policy: dict[str, Any] = POLICY) -> tuple[list[dict[str, Any]], int]:
+    """The shortest sub-sequence of a diverging trace found that still diverges the same way (same call, same
+    fields), by delta debugging over the calls after the set-up, each candidate replayed live; and the number
+    of live replays spent. A candidate whose start was already seen to diverge is not replayed again."""
+    trace, fixed, wanted = found["trace"], found["set_up"], found["signature"]
+    diverged: set[tuple[int, ...]] = set()  # index prefixes seen to diverge as wanted
+    replays = 0
+
+    def fails(indexes: list[int]) -> list[int] | None:
+        """The prefix of ``indexes`` that diverges as wanted, or None."""
+        nonlocal replays
+        for end in range(1, len(indexes) + 1):
+            if tuple(indexes[:end]) in diverged:
+                return indexes[:end]
+        if replays >= max_replays:
+            return None
+        replays += 1
+        steps = replay([trace[i] for i in indexes], model, impl, policy)
+        last = steps[-1]
+        if not last["problems"] or signature(last["op"], last["problems"]) != wanted:
+            return None
+        kept = indexes[:len(steps)]
+        diverged.add(tuple(kept))
+        return kept
+
+    head = list(range(fixed))
+    body = list(range(fixed, len(trace)))
+    granularity = 2
+    while len(body) >= 2:
+        chunk = max(1, len(body) // granularity)
+        reduced = False
+        for start in range(0, len(body), chunk):
+            candidate = body[:start] + body[start + chunk:]
+            kept = fails(head + candidate)
+            if kept is not None:
+                body, reduced = kept[len(head):], True
+                granularity = max(granularity - 1, 2)
+                break
+        if not reduced:
+            if chunk == 1:
+                break
+            granularity = min(granularity * 2, len(body))
+    final = [trace[i] for i in head + body]
+    return replay(final, model, impl, policy), replays + 1
+
+
+def write_divergence(machine: type[DifferentialMachine], implementation: str, steps: list[dict[str, Any]],
+                     found_calls: int, replays: int, adapter_name: str) -> tuple[Path, dict[str, Any]]:
+    """The shrunk sequence as a scenario file (the model's outcomes as expectations: it passes on the model and
+    fails where the implementation diverged), and beside it a JSON record of the divergence for the report:
+    the call, the fields that differed, the clauses the model applied there, the call sequence."""
+    directory = divergence_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    name = f"divergence-{machine.__name__.lower()}"
+    last = steps[-1]
+    body = steps[1:] if steps and steps[0]["op"] == "define_queue" and steps[0]["args"] == QUEUE else steps
+    line = divergence_line(implementation, last["op"], last["args"], last["problems"])
+    document = {
+        "id": name,
+        "title": f"Sequence on which {implementation} differed from the reference model: "
+                 f"{last['op']} ({', '.join(fields_of(last['problems']))})",
+        "clauses": sorted(set(last["clauses"])) or ["get.order.priority-then-physical"],
+        "capabilities": list(machine.capabilities),
+        "setup": {"queues": [dict(QUEUE)]},
+        "steps": [{step["op"]: step["args"], "expect": step["expect"]} for step in body],
+    }
+    path = directory / f"{name}.yaml"
+    path.write_text(yaml.dump(document, Dumper=_DUMPER, sort_keys=False, width=120))
+    record = {
+        "machine": machine.__name__, "implementation": implementation, "scenario": path.name,
+        "summary": line, "call": {"op": last["op"], **last["args"]}, "fields": fields_of(last["problems"]),
+        "problems": last["problems"], "clauses": sorted(set(last["clauses"])),
+        "sequence": [{"op": step["op"], **step["args"]} for step in body],
+        "calls_found": found_calls, "calls_shrunk": len(body), "replays": replays,
+        "commands": [f"mqconf scenario {path} --adapter reference",
+                     f"mqconf scenario {path} --adapter {shlex.quote(adapter_name)}"],
+    }
+    (directory / f"{name}.json").write_text(json.dumps(record, indent=1, ensure_ascii=False))
+    return path, record
+
+
+def check(base: type[DifferentialMachine], adapter_name: str, adapter: Adapter | None = None,
+          settings: Any = None) -> None:
+    """Run machine ``base`` against ``adapter_name`` (reusing ``adapter`` when given) under ``settings``.
+
+    Hypothesis generates and detects; instead of its shrinker (thousands of examples, each a reset and up to a
+    whole sequence through the implementation: minutes out of process), the diverging trace is shrunk by
+    :func:`shrink` and written by :func:`write_divergence`. The :class:`Divergence` raised names the call and
+    the fields that differed, the scenario file, and blames the clauses the model applied at that call."""
+    from hypothesis import Phase
+    from hypothesis import settings as Settings
+    from hypothesis.stateful import run_state_machine_as_test
+
+    machine = machine_for(base, adapter_name, adapter)
+    chosen = settings if settings is not None else Settings()
+    phases = tuple(p for p in chosen.phases if p is not Phase.shrink)
+    try:
+        run_state_machine_as_test(machine, settings=Settings(chosen, phases=phases))
+        return
+    except Divergence:
+        found = machine.found
+        if found is None:
+            raise
+    impl = adapter or load(adapter_name)
+    try:
+        steps, replays = shrink(found, ReferenceAdapter(), impl, policy=base.policy)
+        again = bool(steps and steps[-1]["problems"])
+        if not again:  # the implementation did not diverge again: keep the whole trace as it was replayed
+            steps, replays = replay(found["trace"], ReferenceAdapter(), impl, base.policy), replays + 1
+        name = getattr(impl, "name", adapter_name)
+    finally:
+        if impl is not adapter:
+            impl.close()
+    path, record = write_divergence(base, name, steps, len(found["trace"]), replays, adapter_name)
+    if not again:
+        raise Divergence(f"{found['line']}\n  it did not diverge again when replayed (an implementation whose "
+                         f"answers change from one run to the next); the sequence is written to {path}",
+                         found["clauses"]) from None
+    raise Divergence(f"{record['summary']}\n  minimal sequence ({record['calls_shrunk']} calls, shrunk from "
+                     f"{len(found['trace'])} in {replays} live replays) written to {path}",
+                     record["clauses"]) from None
 
 
 FLAG_SETS = st.sampled_from([
@@ -139,6 +353,7 @@ class GroupsMachine(DifferentialMachine):
     """Puts and gets of groups and segments, in logical and physical order, with units of work."""
 
     area = "groups"
+    capabilities = ("groups", "segmentation", "units-of-work")
 
     @rule(target=DifferentialMachine.ids, flags=FLAG_SETS, logical=st.booleans(), syncpoint=st.booleans(),
           persistent=st.booleans(), data=st.sampled_from(["", "a", "bcd", "efghijklmnopqrstuvwxyz0123"]))
@@ -201,6 +416,7 @@ class BrowseMarkMachine(DifferentialMachine):
     16-byte GMO.MsgToken is not a call MQ can be given, and each side would refuse it in its own words."""
 
     area = "browse-mark"
+    capabilities = ("browse-mark", "units-of-work")
     tokens = Bundle("tokens")
 
     def set_up_area(self) -> None:
@@ -251,6 +467,7 @@ class ClusterMachine(DifferentialMachine):
     the chosen queue manager is compared exactly (with equal priorities the products may choose either)."""
 
     area = "cluster"
+    capabilities = ("cluster",)
     policy = CLUSTER_POLICY
 
     def set_up_area(self) -> None:

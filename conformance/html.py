@@ -286,6 +286,9 @@ def render_failure(failure: dict, report: dict) -> str:
     if failure.get("path"):
         out.append(f"<p><code>{_e(failure['path'])}</code>" + (f" - {_e(failure['title'])}" if failure.get("title") else "")
                    + "</p>")
+    divergence = failure.get("divergence") or {}
+    if divergence.get("summary"):
+        out.append(f'<p class="divergence-summary">{_e(divergence["summary"])}</p>')
     step = failure.get("step")
     if step:
         out.append(f"<p>Step {step['index'] + 1} (<code>{_e(step['op'])}</code>, line {step['line']}): "
@@ -311,9 +314,12 @@ def render_failure(failure: dict, report: dict) -> str:
         lines = "\n".join("- " + json.dumps(call, ensure_ascii=False) for call in failure["sequence"])
         out.append(f"<details open><summary>minimal call sequence ({len(failure['sequence'])} calls)</summary>"
                    f"<pre>{_e(lines)}</pre></details>")
-    if failure.get("divergence"):
-        out.append(f"<details open><summary>minimal scenario ({_e(failure['divergence']['file'])})</summary>"
-                   f"<pre>{_e(failure['divergence']['scenario'])}</pre></details>")
+    if divergence:
+        out.append(f"<details open><summary>minimal scenario (<code>{_e(divergence.get('path', divergence['file']))}"
+                   f"</code> in the run folder)</summary><pre>{_e(divergence['scenario'])}</pre></details>")
+        if divergence.get("commands"):
+            out.append("<p>Run it on the model and on the implementation:</p><pre>"
+                       + _e("\n".join(divergence["commands"])) + "</pre>")
     out.append("</div>")
     return "\n".join(out)
 

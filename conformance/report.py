@@ -35,6 +35,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+import re
 import shlex
 import subprocess
 from collections import Counter
@@ -49,7 +50,7 @@ from . import __version__
 from .clauses import Registry
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, StepResult
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 _STEP_FIELDS = tuple(f.name for f in fields(StepResult))
 SCHEMA = Path(__file__).resolve().parent / "schemas" / "report.json"
 EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_COVERED, SKIPPED = "expected failure", "unexpected pass", "not covered", "skipped"
@@ -486,14 +487,43 @@ def _scenario_failure(record: dict) -> dict:
     return failure
 
 
-def _test_failure(record: dict, divergences: dict[str, str]) -> dict:
+def _test_failure(record: dict, divergences: list[dict]) -> dict:
     blamed, also = blame_of_test(record)
     failure = {"kind": "test", "id": record["id"], "status": record["status"], "clauses": blamed,
                "also_applied": also, "message": record.get("message", ""), "sequence": []}
-    for name, text in divergences.items():
-        if name in failure["message"]:
-            failure["divergence"] = {"file": name, "scenario": text}
+    for divergence in divergences:
+        if divergence["file"] in failure["message"]:
+            failure["divergence"] = divergence
+            failure["sequence"] = list(divergence.get("sequence", []))
     return failure
+
+
+def read_divergences(directory: Path) -> list[dict]:
+    """The minimal scenarios the state machines wrote into the run's ``divergences/`` folder, each with the
+    record written beside it (conformance/differential.py :func:`~conformance.differential.write_divergence`):
+    ``file``, ``path`` (in the run folder), ``scenario`` (its text), and from the record the ``summary`` line,
+    the diverging ``call``, the ``fields`` that differed, the ``clauses`` the model applied there, the call
+    ``sequence`` and the ``commands`` that run it on the model and on the implementation. Everything in them
+    came from the implementation's answers: it is text to show escaped, never to run."""
+    folder = directory / "divergences"
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.glob("*.yaml")):
+        entry: dict[str, Any] = {"file": path.name, "path": f"divergences/{path.name}",
+                                 "scenario": path.read_text(encoding="utf-8", errors="replace")}
+        try:
+            record = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            record = None
+        if isinstance(record, dict):
+            for key, kind in (("machine", str), ("summary", str), ("call", dict), ("fields", list),
+                              ("problems", list), ("clauses", list), ("sequence", list), ("commands", list),
+                              ("calls_found", int), ("calls_shrunk", int), ("replays", int)):
+                if isinstance(record.get(key), kind):
+                    entry[key] = record[key]
+        found.append(entry)
+    return found
 
 
 def table_coverage(records: list[dict], tests: list[dict]) -> dict[str, dict]:
@@ -552,10 +582,7 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
     table row, what is missing, and the one verdict."""
     meta, records, tests = read_run(directory)
     strict = bool(meta.get("strict"))
-    divergences = {}
-    if (directory / "divergences").is_dir():
-        divergences = {str(p.name): p.read_text(encoding="utf-8", errors="replace")
-                       for p in sorted((directory / "divergences").glob("*.yaml"))}
+    divergences = read_divergences(directory)
     applied: Counter[str] = Counter()
     evidence: dict[str, dict[str, dict[str, str]]] = {}
 
@@ -772,8 +799,11 @@ def failure_line(failure: dict) -> str:
     step = failure.get("step")
     if step:
         return f"line {step['line']}, step {step['op']}: " + "; ".join(step["problems"])
+    if (failure.get("divergence") or {}).get("summary"):
+        return failure["divergence"]["summary"]
     text = failure.get("message", "").strip().splitlines()
-    return next((line.strip() for line in text if "differs from the model" in line), text[-1].strip() if text else "")
+    line = next((line.strip() for line in text if "differs from the model" in line), text[-1].strip() if text else "")
+    return re.sub(r"^E\s+(?:[\w.]+: )?", "", line)  # pytest's "E   conformance.differential.Divergence: "
 
 
 def render_summary(report: dict[str, Any]) -> str:

@@ -3,22 +3,26 @@ and a broken implementation is caught with a minimal scenario that runs as is.""
 
 from __future__ import annotations
 
+import json
+import os
+
 import pytest
 from hypothesis import HealthCheck, Phase, settings
-from hypothesis.stateful import run_state_machine_as_test
 
 from conformance import cli
 from conformance.clauses import load_registry
-from conformance.differential import BrowseMarkMachine, ClusterMachine, GroupsMachine, machine_for
+from conformance.differential import BrowseMarkMachine, ClusterMachine, Divergence, GroupsMachine, check
 from reference.tables import default_spec
 
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)  # detection only: shrinking is shown by the groups test
 
 
 @pytest.fixture(autouse=True)
-def divergences_in_tmp(tmp_path, monkeypatch):
-    """Minimal sequences go to the test's own folder, not the suite's reports/."""
-    monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
+def divergences_in_tmp(request, tmp_path, monkeypatch):
+    """Minimal sequences go to the run's folder under ``mqconf run`` (it sets MQCONF_REPORTS), else to the test's
+    own folder, not the suite's reports/; the suite's own checks always use their own folder."""
+    if "MQCONF_REPORTS" not in os.environ or request.node.get_closest_marker("self_check"):
+        monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
 
 
 def _rows(*tables: str) -> list[str]:
@@ -43,16 +47,14 @@ DECLARED = {
         pytest.mark.capability("cluster"), pytest.mark.clause(*DECLARED["cluster"])]),
 ])
 def test_the_adapter_agrees_with_the_model(request, machine, adapter_instance):
-    run_state_machine_as_test(machine_for(machine, request.config.getoption("--adapter"), adapter_instance),
-                              settings=settings(stateful_step_count=25, deadline=None,
-                                                suppress_health_check=[HealthCheck.too_slow]))
+    check(machine, request.config.getoption("--adapter"), adapter_instance,
+          settings(stateful_step_count=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]))
 
 
-def _caught(machine, mutant: str, **chosen) -> AssertionError:
+def _caught(machine, mutant: str, **chosen) -> Divergence:
     """Run ``machine`` against ``mutant`` (derandomized, no example database) and return the divergence."""
-    with pytest.raises(AssertionError, match="differs from the model") as caught:
-        run_state_machine_as_test(machine_for(machine, mutant),
-                                  settings=settings(deadline=None, database=None, derandomize=True, **chosen))
+    with pytest.raises(Divergence, match="differs from the model") as caught:
+        check(machine, mutant, settings=settings(deadline=None, database=None, derandomize=True, **chosen))
     return caught.value
 
 
@@ -62,6 +64,12 @@ def test_a_broken_implementation_is_caught_with_a_runnable_minimal_scenario(tmp_
     divergence = _caught(GroupsMachine, mutant, max_examples=300, stateful_step_count=12)
     path = tmp_path / "divergences" / "divergence-groupsmachine.yaml"
     assert str(path) in str(divergence)
+    # the first line names the call and the field; the record beside the scenario says the same for the report
+    assert str(divergence).startswith(f"{mutant} differs from the model on put ") and "MD.GroupId:" in str(divergence)
+    record = json.loads(path.with_suffix(".json").read_text())
+    assert record["fields"] == ["MD.GroupId"] and record["call"]["op"] == "put"
+    assert "put.logical-order.table1.row5" in record["clauses"] == divergence.mq_clauses
+    assert record["scenario"] == path.name and len(record["sequence"]) == record["calls_shrunk"] <= 3
     capsys.readouterr()
     # ``mqconf scenario`` runs it as it was written (in process: tests/test_cli.py runs that command in a subprocess)
     assert cli.main(["scenario", str(path), "--adapter", "reference"]) == 0, capsys.readouterr().out
