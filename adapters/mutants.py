@@ -455,6 +455,47 @@ class PersistenceAsQDefIgnored(_PutChanged):
         return super().put_changed(hconn, hobj, md, pmo, data, queue)
 
 
+class ExpiryNeverApplies(_Qm):
+    """Messages put with an Expiry never expire (expiry.discarded-at-get broken)."""
+
+    def put(self, hconn, hobj, md, pmo, data) -> Result:
+        before = self.last_seq
+        result = super().put(hconn, hobj, md, pmo, data)
+        if result.failed:
+            return result
+        queue = self._queue_of(hobj)
+        for message in self._new_messages(hobj, before):
+            message.expires_at = None
+            queue.expiring.pop(message.seq, None)
+        return result
+
+
+class TemporaryQueueOutlivesClose(_Qm):
+    """Closing the handle that created a temporary dynamic queue leaves the queue in place
+    (queue.dynamic.temporary-deleted-at-close broken)."""
+
+    def close(self, hconn, hobj, options=0) -> Result:
+        handle = self.handles.get(hobj)
+        if handle is not None and not options:
+            handle.created_dynamic = False
+        return super().close(hconn, hobj, options)
+
+
+class AliasDefaultsFromTarget(_Qm):
+    """A put through an alias takes DefPriority and DefPersistence from the target queue, not the alias
+    (queue.alias.def-priority broken)."""
+
+    def put(self, hconn, hobj, md, pmo, data) -> Result:
+        handle = self.handles.get(hobj)
+        if handle is None or not handle.alias:
+            return super().put(hconn, hobj, md, pmo, data)
+        alias, handle.alias = handle.alias, ""
+        try:
+            return super().put(hconn, hobj, md, pmo, data)
+        finally:
+            handle.alias = alias
+
+
 class PutInhibitIgnored(_PutChanged):
     """MQPUT succeeds on a put-inhibited queue."""
 
@@ -694,6 +735,9 @@ SEMANTIC_MODELS: dict[str, SemanticMutant] = {
     "priority-as-q-def-ignored": _q("put.priority.as-q-def", PriorityAsQDefIgnored),
     "persistence-as-q-def-ignored": _q("put.persistence.as-q-def", PersistenceAsQDefIgnored),
     "put-inhibit-ignored": _q("put.put-inhibited", PutInhibitIgnored),
+    "expiry-never-applies": _q("expiry.discarded-at-get", ExpiryNeverApplies),
+    "temporary-queue-outlives-close": _q("queue.dynamic.temporary-deleted-at-close", TemporaryQueueOutlivesClose),
+    "alias-defaults-from-target": _q("queue.alias.def-priority", AliasDefaultsFromTarget),
     "new-msg-id-ignored": _q("put.msgid.generated", NewMsgIdIgnored),
     "close-forgets-incomplete-group": _q("put.close-outcome.table2.row5", CloseForgetsIncompleteGroup),
     "segmentation-on-8-byte-boundaries": _q("segmentation.sixteen-byte-boundaries", EightByteSegments),
