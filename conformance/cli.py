@@ -486,6 +486,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .junit import write_ci_results
 
             paths["junit"] = write_ci_results(args.run, registry)["junit"]
+            print(load_report(paths["json"])["verdict"]["headline"])
             for kind, path in paths.items():
                 print(f"{kind}: {path}")
             return EXIT_OK

@@ -254,7 +254,7 @@ def read_run(directory: Path) -> tuple[dict, list[dict], list[dict]]:
     meta = _json(meta_path)
     if not isinstance(meta, dict):
         raise ReportError(f"{meta_path}: not a run record (a JSON object)")
-    log = _jsonl(directory / "tests.jsonl")
+    log = [r for r in _jsonl(directory / "tests.jsonl") if isinstance(r, dict)]
     tests = [r for r in log if r.get("kind") == "test"]
     collected = next((r for r in log if r.get("kind") == "collected"), None)
     finished = next((r for r in log if r.get("kind") == "finished"), None)
@@ -549,11 +549,12 @@ def missing_results(meta: dict, records: list[dict], tests: list[dict]) -> dict[
     not finish; pytest was killed before it finished; tests never collected). Empty lists when nothing is
     missing."""
     reasons: list[str] = []
-    planned = meta.get("planned") or {}
-    done = {r["id"] for r in records}
-    scenarios = [i for i in planned.get("scenarios", []) if i not in done]
+    planned = meta.get("planned") if isinstance(meta.get("planned"), dict) else {}
+    wanted = [i for i in planned.get("scenarios") or [] if isinstance(i, str)]
+    done = {r.get("id") for r in records}
+    scenarios = [i for i in wanted if i not in done]
     if scenarios:
-        reasons.append(f"{len(scenarios)} of {len(planned['scenarios'])} planned scenarios have no result")
+        reasons.append(f"{len(scenarios)} of {len(wanted)} planned scenarios have no result")
     missing_tests: list[str] = []
     if planned.get("tests"):
         log = meta.get("testlog") or {}
@@ -562,10 +563,10 @@ def missing_results(meta: dict, records: list[dict], tests: list[dict]) -> dict[
         if collected is None:
             reasons.append("the tests (tables and state machines) never reported what they collected")
         elif isinstance(collected, list):
-            missing_tests = [i for i in collected if i not in ran]
+            missing_tests = [str(i) for i in collected if i not in ran]
             if missing_tests:
                 reasons.append(f"{len(missing_tests)} of {len(collected)} collected tests have no result")
-        elif isinstance(collected, int) and len(ran) < collected:
+        elif isinstance(collected, int) and not isinstance(collected, bool) and len(ran) < collected:
             reasons.append(f"{collected - len(ran)} of {collected} collected tests have no result")
         if collected is not None and exitstatus is None:
             reasons.append("pytest stopped before it finished (killed, or out of memory or disk)")

@@ -191,6 +191,8 @@ def test_killed_run_leaves_what_it_finished_readable_by_mqconf_report(tmp_path):
     report = _json(output)
     validate_report(report)
     assert not report["complete"] and report["summary"]["scenarios"] >= min(finished, 5)
+    assert report["verdict"]["status"] == "incomplete" and report["missing"]["scenarios"]
+    assert "the run did not finish" in report["missing"]["reasons"]
     assert 'id="incomplete"' in (output / "conformance.html").read_text()
 
 
