@@ -32,6 +32,7 @@ from reference.result import Result
 from reference.tables import OptionRules, Spec, Table, default_spec
 
 from .base import AdapterError
+from .families import family_of_mutant, load_family_mutant
 from .reference import ReferenceAdapter
 
 PREFIX = "mutant:"
@@ -351,6 +352,31 @@ class AllMsgsAvailableIgnored(_GetOptionIgnored):
 
 class CompleteMsgIgnored(_GetOptionIgnored):
     option = GMO["MQGMO_COMPLETE_MSG"]
+
+
+class WaitDoesNotAdvanceClock(_Qm):
+    """An MQGET with MQGMO_WAIT that finds nothing returns at once: the wait interval does not pass."""
+
+    def get(self, hconn, hobj, md, gmo, buffer_length=None) -> Result:
+        before = self.clock.now_ms
+        result = super().get(hconn, hobj, md, gmo, buffer_length)
+        if gmo.Options & GMO["MQGMO_WAIT"]:
+            self.clock.now_ms = before
+        return result
+
+
+class GetInhibitNotForBrowse(_Qm):
+    """InhibitGet refuses destructive gets only: a browse of a get-inhibited queue succeeds."""
+
+    def get(self, hconn, hobj, md, gmo, buffer_length=None) -> Result:
+        queue = self._queue_of(hobj)
+        if queue is None or not queue.definition.InhibitGet or not gmo.Options & BROWSE:
+            return super().get(hconn, hobj, md, gmo, buffer_length)
+        queue.definition.InhibitGet = False
+        try:
+            return super().get(hconn, hobj, md, gmo, buffer_length)
+        finally:
+            queue.definition.InhibitGet = True
 
 
 class TruncatedFailedRemoves(_Qm):
@@ -726,6 +752,8 @@ SEMANTIC_MODELS: dict[str, SemanticMutant] = {
     "match-correl-id-ignored": _q("get.match.correl-id", MatchCorrelIdIgnored),
     "all-msgs-available-ignored": _q("get.all-msgs-available.complete", AllMsgsAvailableIgnored),
     "complete-msg-ignored": _q("get.complete-msg.reassembled", CompleteMsgIgnored),
+    "wait-does-not-advance-clock": _q("get.wait.expires", WaitDoesNotAdvanceClock),
+    "get-inhibited-not-for-browse": _q("get.get-inhibited", GetInhibitNotForBrowse),
     "truncated-failed-removes": _q("get.truncated.failed", TruncatedFailedRemoves),
     "priority-ignored": _q("get.order.priority-then-physical", PriorityIgnored),
     "fifo-delivers-by-priority": _q("get.order.fifo", FifoDeliversByPriority),
@@ -824,8 +852,11 @@ def load_mutant(name: str) -> ReferenceAdapter:
     rest = name[len(PREFIX):]
     if rest.startswith(("table:", "rule-removed:", "row-moved:")):
         return table_mutant(rest)
+    if family_of_mutant(name) is not None:
+        return load_family_mutant(name)
     if rest in SEMANTIC_MUTANTS:
         return _named(SEMANTIC_MUTANTS[rest].build(), name)
     raise AdapterError(f"unknown mutant {name!r}; semantic mutants: {', '.join(sorted(SEMANTIC_MUTANTS))}; "
                        "table mutants: mutant:table:<row id>:<Field>=<value>, mutant:rule-removed:<rule id>, "
-                       "mutant:row-moved:<row id>:<position>")
+                       "mutant:row-moved:<row id>:<position>; families: mutant:option-ignored:<option>, "
+                       "mutant:output-unset:<MD|PMO|GMO>.<field>, mutant:limit:<limit>:<+1|-1>")

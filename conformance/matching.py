@@ -2,8 +2,13 @@
 
 Generated identifiers differ between implementations by nature, so an expectation names them with ``$name``:
 the first time a name is met it is bound to the actual value, and afterwards the same name must meet the same
-value and no other name may meet it (a bijection). ``{one_of: [...]}`` accepts any of several values where the
-documents allow a choice. Options compare as sets; everything else by value.
+value and no other name may meet it (a bijection). A text field such as ``PMO.ResolvedQMgrName`` binds a
+``$name`` the same way (to its text), so a later call can name the resolved queue manager.
+
+Where the documents allow more than one value an expectation says so, and no more: ``{one_of: [...]}`` accepts
+any of several values; ``{not: value}`` any value but one (a ``$name`` there must already be bound);
+``{at_least: n}`` and ``{at_most: n}`` (alone or together) a range of numbers - "approximately" in IBM's text.
+These work on every outcome field and on inquired attributes. Options compare as sets; everything else by value.
 """
 
 from __future__ import annotations
@@ -19,12 +24,33 @@ from reference.calls import STRUCTURES, CallError, Outcome, decode_bytes, decode
 EXPECT_KEYS = ("CompCode", "Reason", "MD", "PMO", "GMO", "data", "DataLength", "attributes", "ObjectName")
 
 
+MATCHERS = ("one_of", "not", "at_least", "at_most")
+
+
 @dataclass
 class Bindings:
-    """``$name`` -> bytes, kept one-to-one."""
+    """``$name`` -> bytes (identifiers) or text (queue manager and queue names), kept one-to-one."""
 
     values: dict[str, bytes] = field(default_factory=dict)
     names: dict[bytes, str] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+
+    def copy(self) -> Bindings:
+        return Bindings(dict(self.values), dict(self.names), dict(self.texts))
+
+    def adopt(self, other: Bindings) -> None:
+        self.values, self.names, self.texts = other.values, other.names, other.texts
+
+    def check_text(self, name: str, actual: str) -> str | None:
+        """Bind or check ``name`` against the text ``actual``; a message when they disagree."""
+        bound = self.texts.get(name)
+        if bound is None:
+            other = next((n for n, t in self.texts.items() if t == actual), None)
+            if other is not None:
+                return f"{name} would be {actual!r}, which is already {other}"
+            self.texts[name] = actual
+            return None
+        return None if bound == actual else f"{name} is {bound!r} but this is {actual!r}"
 
     def check(self, name: str, actual: bytes) -> str | None:
         """Bind or check ``name`` against ``actual``; a message when they disagree."""
@@ -86,18 +112,54 @@ def _describe(kind: tuple, value: Any) -> str:
     return repr(value)
 
 
-def _match_value(kind: tuple, expected: Any, actual: Any, bindings: Bindings, where: str) -> str | None:
-    if isinstance(expected, Mapping) and set(expected) == {"one_of"}:
+def is_matcher(expected: Any) -> bool:
+    """Whether ``expected`` is one of the call language's matchers rather than a value."""
+    return isinstance(expected, Mapping) and bool(expected) and set(expected) <= set(MATCHERS) and (
+        set(expected) in ({"one_of"}, {"not"}) or set(expected) <= {"at_least", "at_most"})
+
+
+def _match_with(expected: Any, actual: Any, bindings: Bindings, where: str, base, describe) -> str | None:
+    """``expected`` (a value or a matcher) against ``actual``; ``base`` compares a plain value."""
+    if not is_matcher(expected):
+        return base(expected, actual, bindings, where)
+    if "one_of" in expected:
         for choice in expected["one_of"]:
-            trial = Bindings(dict(bindings.values), dict(bindings.names))
-            if _match_value(kind, choice, actual, trial, where) is None:
-                bindings.values, bindings.names = trial.values, trial.names
+            trial = bindings.copy()
+            if _match_with(choice, actual, trial, where, base, describe) is None:
+                bindings.adopt(trial)
                 return None
-        return f"{where}: expected one of {expected['one_of']}, got {_describe(kind, actual)}"
+        return f"{where}: expected one of {expected['one_of']}, got {describe(actual)}"
+    if "not" in expected:
+        unwanted = expected["not"]
+        if is_variable(unwanted) and unwanted not in bindings.values and unwanted not in bindings.texts:
+            return f"{where}: {unwanted} in 'not' is not bound yet (bind it in an earlier step)"
+        if _match_with(unwanted, actual, bindings.copy(), where, base, describe) is None:
+            return f"{where}: expected anything but {unwanted}, got {describe(actual)}"
+        return None
+    if not isinstance(actual, int) or isinstance(actual, bool):
+        return f"{where}: expected a number in a range, got {describe(actual)}"
+    low, high = expected.get("at_least"), expected.get("at_most")
+    if (low is not None and actual < low) or (high is not None and actual > high):
+        bounds = " and ".join(f"{word} {n}" for word, n in (("at least", low), ("at most", high)) if n is not None)
+        return f"{where}: expected {bounds}, got {describe(actual)}"
+    return None
+
+
+def _match_value(kind: tuple, expected: Any, actual: Any, bindings: Bindings, where: str) -> str | None:
+    return _match_with(expected, actual, bindings, where, lambda e, a, b, w: _match_plain(kind, e, a, b, w),
+                       lambda a: _describe(kind, a))
+
+
+def _match_plain(kind: tuple, expected: Any, actual: Any, bindings: Bindings, where: str) -> str | None:
     if kind[0] == "id" and is_variable(expected):
         if not isinstance(actual, bytes):
             return f"{where}: expected an identifier for {expected}, got {actual!r}"
         problem = bindings.check(expected, actual)
+        return f"{where}: {problem}" if problem else None
+    if kind[0] == "text" and is_variable(expected):
+        if not isinstance(actual, str):
+            return f"{where}: expected a name for {expected}, got {actual!r}"
+        problem = bindings.check_text(expected, actual.rstrip())
         return f"{where}: {problem}" if problem else None
     try:
         want = decode_field(kind, expected, where)
@@ -123,7 +185,7 @@ def match(expected: Mapping[str, Any], outcome: Outcome, bindings: Bindings) -> 
         elif key == "data":
             problem = _match_data(want, outcome.data)
         elif key == "attributes":
-            problem = _match_attributes(want, outcome.attributes or {})
+            problem = _match_attributes(want, outcome.attributes or {}, bindings)
         elif key == "ObjectName":
             problem = match_object_name(want, outcome.ObjectName)
         else:
@@ -173,10 +235,14 @@ def _match_data(want: Any, have: Any) -> str | None:
     return None
 
 
-def _match_attributes(want: Mapping[str, Any], have: Mapping[str, Any]) -> str | None:
+def _match_attributes(want: Mapping[str, Any], have: Mapping[str, Any], bindings: Bindings) -> str | None:
+    def base(expected: Any, actual: Any, _bindings: Bindings, where: str) -> str | None:
+        wanted = constants.VALUES.get(expected, expected) if isinstance(expected, str) else expected
+        return None if actual == wanted else f"{where}: expected {expected!r}, got {actual!r}"
+
     problems = []
     for name, expected in want.items():
-        wanted = constants.VALUES.get(expected, expected) if isinstance(expected, str) else expected
-        if have.get(name) != wanted:
-            problems.append(f"attributes.{name}: expected {expected!r}, got {have.get(name)!r}")
+        problem = _match_with(expected, have.get(name), bindings, f"attributes.{name}", base, repr)
+        if problem:
+            problems.append(problem)
     return "; ".join(problems) or None

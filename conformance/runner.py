@@ -52,9 +52,11 @@ class ScenarioResult:
 
 
 def substitute(value: Any, bindings: Bindings) -> Any:
-    """``value`` with every bound ``$name`` replaced by its identifier (as ``{hex: ...}``)."""
+    """``value`` with every bound ``$name`` replaced by its identifier (as ``{hex: ...}``) or its text."""
     if is_variable(value) and value in bindings.values:
         return {"hex": bindings.values[value].hex()}
+    if is_variable(value) and value in bindings.texts:
+        return bindings.texts[value]
     if isinstance(value, Mapping):
         return {k: substitute(v, bindings) for k, v in value.items()}
     if isinstance(value, list):

@@ -231,14 +231,9 @@ def _check_expect(expect: Mapping[str, Any], path: Path, line: int) -> None:
     from reference.calls import STRUCTURES, decode_field
 
     def check(kind: tuple, value: Any, where: str) -> None:
-        if isinstance(value, Mapping) and set(value) == {"one_of"}:
-            choices = value["one_of"]
-            if not isinstance(choices, list) or not choices:
-                raise SourceError(path, line_at(expect, where, line), f"expect: {where}: one_of needs a non-empty list")
-            for choice in choices:
-                check(kind, choice, where)
+        if _check_matcher(value, where, path, line_at(expect, where, line), lambda v: check(kind, v, where)):
             return
-        if kind[0] == "id" and is_variable(value):
+        if kind[0] in ("id", "text") and is_variable(value):
             return
         try:
             decode_field(kind, value, where)
@@ -273,8 +268,40 @@ def _check_expect(expect: Mapping[str, Any], path: Path, line: int) -> None:
             if not isinstance(value, Mapping):
                 raise SourceError(path, line_at(expect, key, line), "expect: attributes must be a mapping of MQIA_* names")
             for name, item in value.items():
-                if isinstance(item, str) and item not in constants.VALUES and not str(name).startswith("MQCA_"):
-                    raise SourceError(path, line_at(expect, f"attributes.{name}", line), f"expect: unknown MQ constant {item}")
+                where = f"attributes.{name}"
+
+                def attribute(item: Any, name: str = name, where: str = where) -> None:
+                    if isinstance(item, str) and item not in constants.VALUES and not str(name).startswith("MQCA_"):
+                        raise SourceError(path, line_at(expect, where, line), f"expect: unknown MQ constant {item}")
+
+                if not _check_matcher(item, where, path, line_at(expect, where, line), attribute):
+                    attribute(item)
+
+
+def _check_matcher(value: Any, where: str, path: Path, line: int, check) -> bool:
+    """Check a matcher ({one_of}, {not}, {at_least}/{at_most}) in an expectation, its values with ``check``;
+    False when ``value`` is a plain value (matching.MATCHERS lists the matchers)."""
+    if not isinstance(value, Mapping) or not set(value) & {"one_of", "not", "at_least", "at_most"}:
+        return False
+    keys = set(value)
+    if keys == {"one_of"}:
+        choices = value["one_of"]
+        if not isinstance(choices, list) or not choices:
+            raise SourceError(path, line, f"expect: {where}: one_of needs a non-empty list")
+        for choice in choices:
+            check(choice)
+    elif keys == {"not"}:
+        check(value["not"])
+    elif keys <= {"at_least", "at_most"}:
+        bounds = [value[k] for k in ("at_least", "at_most") if k in value]
+        if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
+            raise SourceError(path, line, f"expect: {where}: at_least and at_most take whole numbers")
+        if len(bounds) == 2 and bounds[0] > bounds[1]:
+            raise SourceError(path, line, f"expect: {where}: at_least {bounds[0]} is above at_most {bounds[1]}")
+    else:
+        raise SourceError(path, line, f"expect: {where}: a matcher is one of {{one_of: [...]}}, {{not: value}}, "
+                                      f"or {{at_least: n, at_most: n}} (either or both), not {sorted(keys)}")
+    return True
 
 
 SETUP_KEYS = ("qmgr", "qmgrs", "channels", "queues")

@@ -277,7 +277,7 @@ def get(
     Clauses: get.options.*, get.not-open-for-input, get.browse.*, get.get-inhibited, get.match.*,
     get.logical-order.*, get.all-msgs-available.*, get.all-segments-available.*, get.complete-msg.* (with
     get.complete-msg.inconsistent-ccsids and get.complete-msg.inconsistent-encodings),
-    get.no-msg-available, get.wait.* (get.wait.interval-error), get.order.*, get.truncated.*, get.syncpoint.*, get.status.*.
+    get.no-msg-available, get.wait.* (get.wait.interval-error), get.returned-length, get.order.*, get.truncated.*, get.syncpoint.*, get.status.*.
     """
     request = get_request(qm, gmo, md, handle)
     if request.refused is not None:
@@ -479,7 +479,7 @@ def get(
         gmo_out.GroupStatus, gmo_out.SegmentStatus, gmo_out.Segmentation = msgflags.statuses(flags)
         clauses.append("get.status.group-and-segment")
     if gmo.Version >= MQGMO_VERSION_3:
-        gmo_out.ReturnedLength = len(returned)
+        gmo_out.ReturnedLength = len(returned)  # get.returned-length
         gmo_out.MsgToken = message.token  # browse-mark.msg-token-returned
     return Result(comp_code, VALUES[reason], clauses, out, None, gmo_out, returned, len(data))  # md, pmo, gmo, data
 

@@ -315,3 +315,86 @@ def test_actual_field_canonical_forms():
     assert actual_field(("enum", "MQGS"), "MQGS_MSG_IN_GROUP") == 71
     assert actual_field(("enum", "MQRC"), "MQRC_9999") == 9999
     assert actual_field(("int", ()), 7) == 7
+
+
+# -- matchers: not, ranges, one_of on attributes; text bindings -------------------------------------------------
+
+def test_not_accepts_any_value_but_the_one_named():
+    assert match({"MD": {"CorrelId": {"not": "CORREL-A"}}}, md(CorrelId=A.hex()), Bindings()) == []
+    problems = match({"MD": {"CorrelId": {"not": "CORREL-A"}}},
+                     md(CorrelId="CORREL-A".encode().ljust(24, b"\0").hex()), Bindings())
+    assert problems and "anything but CORREL-A" in problems[0]
+
+
+def test_not_with_a_variable_compares_with_its_bound_value_and_binds_nothing():
+    bindings = Bindings()
+    assert match({"MD": {"MsgId": "$m"}}, md(MsgId=A.hex()), bindings) == []
+    assert match({"MD": {"MsgId": {"not": "$m"}}}, md(MsgId=B.hex()), bindings) == []
+    assert match({"MD": {"MsgId": {"not": "$m"}}}, md(MsgId=A.hex()), bindings)
+    assert bindings.values == {"$m": A}
+
+
+def test_not_with_an_unbound_variable_is_a_problem_not_a_binding():
+    bindings = Bindings()
+    problems = match({"MD": {"MsgId": {"not": "$m"}}}, md(MsgId=A.hex()), bindings)
+    assert problems and "not bound yet" in problems[0] and bindings.values == {}
+
+
+@pytest.mark.parametrize(("expected", "actual", "holds"), [
+    ({"at_least": 2}, 2, True), ({"at_least": 2}, 1, False), ({"at_most": 6}, 6, True), ({"at_most": 6}, 7, False),
+    ({"at_least": 2, "at_most": 6}, 4, True), ({"at_least": 2, "at_most": 6}, 7, False),
+])
+def test_ranges_bound_numbers(expected, actual, holds):
+    problems = match({"DataLength": expected}, ok(DataLength=actual), Bindings())
+    assert (problems == []) is holds
+
+
+def test_a_range_never_matches_something_that_is_not_a_number():
+    assert match({"MD": {"Priority": {"at_least": 0}}}, md(Priority="high"), Bindings())
+
+
+def test_one_of_not_and_ranges_work_on_inquired_attributes():
+    outcome = ok(attributes={"MQIA_Q_TYPE": 7, "MQIA_CURRENT_Q_DEPTH": 3})
+    assert match({"attributes": {"MQIA_Q_TYPE": {"one_of": ["MQQT_LOCAL", "MQQT_CLUSTER"]}}}, outcome, Bindings()) == []
+    assert match({"attributes": {"MQIA_Q_TYPE": {"one_of": ["MQQT_LOCAL", "MQQT_ALIAS"]}}}, outcome, Bindings())
+    assert match({"attributes": {"MQIA_Q_TYPE": {"not": "MQQT_LOCAL"}}}, outcome, Bindings()) == []
+    assert match({"attributes": {"MQIA_CURRENT_Q_DEPTH": {"at_least": 1, "at_most": 3}}}, outcome, Bindings()) == []
+    assert match({"attributes": {"MQIA_CURRENT_Q_DEPTH": {"at_most": 2}}}, outcome, Bindings())
+
+
+def test_the_resolved_queue_manager_name_binds_and_must_stay_the_same():
+    bindings = Bindings()
+    assert match({"PMO": {"ResolvedQMgrName": "$qm"}}, ok(PMO={"ResolvedQMgrName": "QM2"}), bindings) == []
+    assert bindings.texts == {"$qm": "QM2"}
+    assert match({"PMO": {"ResolvedQMgrName": "$qm"}}, ok(PMO={"ResolvedQMgrName": "QM2"}), bindings) == []
+    assert match({"PMO": {"ResolvedQMgrName": "$qm"}}, ok(PMO={"ResolvedQMgrName": "QM4"}), bindings)
+    assert match({"PMO": {"ResolvedQMgrName": {"not": "$qm"}}}, ok(PMO={"ResolvedQMgrName": "QM4"}), bindings) == []
+
+
+def test_two_names_cannot_stand_for_one_queue_manager():
+    bindings = Bindings()
+    assert match({"PMO": {"ResolvedQMgrName": "$a"}}, ok(PMO={"ResolvedQMgrName": "QM2"}), bindings) == []
+    assert match({"PMO": {"ResolvedQMgrName": "$b"}}, ok(PMO={"ResolvedQMgrName": "QM2"}), bindings)
+
+
+def test_a_bound_queue_manager_name_is_substituted_as_text():
+    from conformance.runner import substitute
+    bindings = Bindings(texts={"$qm": "QM2"})
+    assert substitute({"ObjectQMgrName": "$qm"}, bindings) == {"ObjectQMgrName": "QM2"}
+
+
+@pytest.mark.parametrize(("expect", "message"), [
+    ("{DataLength: {at_least: 5, at_most: 2}}", "at_least 5 is above at_most 2"),
+    ("{DataLength: {at_least: two}}", "take whole numbers"),
+    ("{DataLength: {not: 1, at_least: 0}}", "a matcher is one of"),
+])
+def test_a_malformed_matcher_is_one_line_naming_the_file(tmp_path, expect, message):
+    from conformance.scenario import load_scenario
+    from conformance.yamlsource import SourceError
+    path = tmp_path / "bad.yaml"
+    path.write_text("id: bad\nclauses: [get.no-msg-available]\nsetup: {queues: [{name: Q1}]}\nsteps:\n"
+                    "  - open: {handle: h, queue: Q1, Options: [MQOO_INPUT_SHARED]}\n"
+                    f"  - get: {{handle: h}}\n    expect: {expect}\n")
+    with pytest.raises(SourceError, match=message) as raised:
+        load_scenario(path)
+    assert str(raised.value).startswith(str(path))

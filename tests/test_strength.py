@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+import fixtures
+from adapters.base import AdapterError
+from adapters.families import FAMILIES, LIMITS, OPTION_CALLS, output_fields
 from adapters.mutants import EQUIVALENT, PREFIX, SEMANTIC_MUTANTS, load_mutant
+from adapters.reference import ReferenceAdapter
+from conformance.runner import run_scenario
+from conformance.scenario import load_scenario
+from reference.constants import FLAGS
 from conformance.clauses import load_registry
 from conformance.cli import build_parser
 from conformance.strength import (SEMANTIC, TABLE, Mutant, all_mutants, judge, ordered_for, render_markdown,
@@ -18,13 +27,45 @@ SCENARIOS = suite_scenarios()
 def test_mutants_are_listed_with_their_clause_and_area():
     mutants = all_mutants()
     kinds = {m.kind for m in mutants}
-    assert kinds == {TABLE, SEMANTIC}
+    assert kinds == {TABLE, SEMANTIC, *FAMILIES}
     assert sum(m.kind == SEMANTIC for m in mutants) >= 30
     registry = load_registry()
-    assert all(m.clause in registry for m in mutants), [m.clause for m in mutants if m.clause not in registry]
+    cited = [m for m in mutants if m.kind in (TABLE, SEMANTIC)]
+    assert all(m.clause in registry for m in cited), [m.clause for m in cited if m.clause not in registry]
     assert table_clause("mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE") == "put.logical-order.table1.row5"
     assert table_clause("mutant:rule-removed:open.options.one-input") == "open.options.one-input"
     assert len({m.area for m in mutants if m.kind == SEMANTIC}) >= 8
+
+
+def test_families_cover_every_option_output_field_and_limit():
+    names = {m.name for m in all_mutants() if m.kind in FAMILIES}
+    for family, flags in ((f, FLAGS[f]) for f in OPTION_CALLS):
+        assert {f"mutant:option-ignored:{option}" for option in flags} <= names, family
+    assert {f"mutant:output-unset:{key}.{field}" for key, field in output_fields()} <= names
+    assert "mutant:output-unset:GMO.ReturnedLength" in names and "mutant:output-unset:GMO.Options" not in names
+    assert {f"mutant:limit:{limit}:{d}" for limit in LIMITS for d in ("+1", "-1")} <= names
+
+
+@pytest.mark.parametrize(("name", "scenario"), [
+    ("mutant:option-ignored:MQPMO_NEW_CORREL_ID", "put/put-correlid-generated-or-kept.yaml"),
+    ("mutant:option-ignored:MQGMO_WAIT", "get/get-wait-advances-clock.yaml"),
+    ("mutant:output-unset:GMO.ReturnedLength", "get/get-returned-length.yaml"),
+    ("mutant:limit:MsgSeqNumber-and-Offset-maximum:-1", "put/put-msg-seq-number-range.yaml"),
+    ("mutant:limit:MaxQDepth:+1", "put/put-q-full.yaml"),
+    ("mutant:wait-does-not-advance-clock", "get/get-wait-advances-clock.yaml"),
+    ("mutant:get-inhibited-not-for-browse", "get/get-inhibited-browse.yaml"),
+])
+def test_a_family_mutant_is_the_model_with_one_bug_that_its_scenario_kills(name, scenario):
+    loaded = load_scenario(fixtures.SCENARIOS / scenario)
+    assert run_scenario(loaded, load_mutant(name)).status == "failed"
+    assert run_scenario(loaded, ReferenceAdapter()).status == "passed"
+
+
+def test_a_family_mutant_with_an_unknown_subject_is_one_clear_error():
+    for name in ("mutant:option-ignored:MQPMO_NOPE", "mutant:output-unset:MD.Nope", "mutant:limit:Nope:+1",
+                 "mutant:limit:MaxQDepth:+2"):
+        with pytest.raises(AdapterError):
+            load_mutant(name)
 
 
 def test_equivalent_mutants_name_real_mutants():

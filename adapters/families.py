@@ -1,0 +1,241 @@
+"""Mutant families generated from the data, beside the hand-written mutants of adapters/mutants.py.
+
+Each family is one kind of plausible single bug, applied systematically to everything the data names:
+
+- ``mutant:option-ignored:<option>``: every single-bit option of MQPMO, MQGMO, MQOO and MQCO (reference/constants.py
+  FLAGS) ignored by the calls that take it - the call runs as if the option were not given, and the options the
+  implementation echoes back are the caller's;
+- ``mutant:output-unset:<structure>.<field>``: every output field of MQMD, MQPMO and MQGMO (reference/calls.py
+  STRUCTURES, less the input-only fields) left as the caller passed it in;
+- ``mutant:limit:<limit>:<+1|-1>``: every numeric limit of :data:`LIMITS` off by one, in both directions.
+
+They rewrite calls and outcomes in the call language, or shift one named limit of the model, so they behave as
+an outside implementation with that one bug would. Survivors are either killed by a scenario or recorded as
+equivalent in adapters/mutants.py EQUIVALENT, with the argument.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from reference import put as put_module
+from reference.calls import STRUCTURES, Call, CallError, Outcome, decode_options, decode_structure, encode_field
+from reference.calls import encode_structure
+from reference.constants import FLAGS, family_of
+
+from .base import AdapterError
+from .reference import ReferenceAdapter
+
+PREFIX = "mutant:"
+OPTION_IGNORED, OUTPUT_UNSET, LIMIT = "option-ignored", "output-unset", "limit"
+FAMILIES = (OPTION_IGNORED, OUTPUT_UNSET, LIMIT)
+
+# Which calls take each option family, and where the options are in the call (a structure, or the call itself).
+OPTION_CALLS: dict[str, tuple[tuple[str, ...], str | None]] = {
+    "MQPMO": (("put", "put1"), "PMO"),
+    "MQGMO": (("get",), "GMO"),
+    "MQOO": (("open",), None),
+    "MQCO": (("close",), None),
+}
+OPTION_AREAS = {"MQPMO": "put", "MQGMO": "get", "MQOO": "open", "MQCO": "close"}
+
+# The fields of each structure that only the caller sets; every other field is an output of some call.
+INPUT_ONLY: dict[str, frozenset[str]] = {
+    "MD": frozenset({"Version"}),
+    "PMO": frozenset({"Version", "Options"}),
+    "GMO": frozenset({"Version", "Options", "WaitInterval", "MatchOptions"}),
+}
+STRUCTURE_AREAS = {"MD": "md", "PMO": "put", "GMO": "get"}
+
+# Every numeric limit of the model: name -> (what it is, how a mutant shifts it). ``module`` limits are constants
+# of reference/put.py; ``queue`` limits are attributes every queue is defined with; ``qmgr`` limits are attributes
+# of every queue manager (a value of 0 or below - unlimited - is left alone).
+LIMITS: dict[str, tuple[str, str, str]] = {
+    "MsgSeqNumber-and-Offset-maximum": (
+        "999 999 999, the largest MsgSeqNumber and Offset a put may give or make", "module", "MAX_SEQ_OR_OFFSET"),
+    "MaxPriority": ("9, the largest priority before MQRC_PRIORITY_EXCEEDS_MAXIMUM", "module", "MAX_PRIORITY"),
+    "report-data-bytes": ("100, the bytes of data a *_WITH_DATA report carries", "module", "REPORT_DATA_BYTES"),
+    "MaxQDepth": ("a queue's MaxQDepth (MQRC_Q_FULL)", "queue", "MaxQDepth"),
+    "queue-MaxMsgLength": ("a queue's MaxMsgLength (MQRC_MSG_TOO_BIG_FOR_Q)", "queue", "MaxMsgLength"),
+    "qmgr-MaxMsgLength": ("the queue manager's MaxMsgLength (MQRC_MSG_TOO_BIG_FOR_Q_MGR)", "qmgr", "max_msg_length"),
+    "segment-boundary": ("16, the multiple of bytes segments are cut on", "qmgr", "segment_boundary"),
+    "MsgMarkBrowseInterval": ("the queue manager's MsgMarkBrowseInterval in milliseconds", "qmgr",
+                              "mark_browse_interval"),
+}
+QUEUE_DEFAULTS = {"MaxQDepth": 5000, "MaxMsgLength": 4_194_304}
+
+
+def option_ignored_names() -> Iterator[str]:
+    """``option-ignored`` mutants: one per single-bit option of MQPMO, MQGMO, MQOO and MQCO."""
+    for family in OPTION_CALLS:
+        for name in FLAGS[family]:
+            yield f"{PREFIX}{OPTION_IGNORED}:{name}"
+
+
+def output_fields() -> Iterator[tuple[str, str]]:
+    """Every output field of MQMD, MQPMO and MQGMO, as (structure, field)."""
+    for key, (_cls, kinds) in STRUCTURES.items():
+        for field in kinds:
+            if field not in INPUT_ONLY[key]:
+                yield key, field
+
+
+def output_unset_names() -> Iterator[str]:
+    """``output-unset`` mutants: one per output field."""
+    for key, field in output_fields():
+        yield f"{PREFIX}{OUTPUT_UNSET}:{key}.{field}"
+
+
+def limit_names() -> Iterator[str]:
+    """``limit`` mutants: each limit one above and one below."""
+    for name in LIMITS:
+        for delta in ("+1", "-1"):
+            yield f"{PREFIX}{LIMIT}:{name}:{delta}"
+
+
+def family_mutant_names() -> list[str]:
+    """Every family mutant, as an adapter name."""
+    return [*option_ignored_names(), *output_unset_names(), *limit_names()]
+
+
+def family_of_mutant(name: str) -> str | None:
+    """The family of mutant ``name`` (``mutant:<family>:...``), or None for another kind of mutant."""
+    rest = name[len(PREFIX):] if name.startswith(PREFIX) else name
+    family = rest.split(":", 1)[0]
+    return family if family in FAMILIES else None
+
+
+def hint(name: str) -> tuple[str, str]:
+    """What a family mutant breaks, as (the word a scenario that could kill it mentions, its area)."""
+    rest = name[len(PREFIX):]
+    family, _, subject = rest.partition(":")
+    if family == OPTION_IGNORED:
+        return subject, OPTION_AREAS[family_of(subject)]
+    if family == OUTPUT_UNSET:
+        key, _, field = subject.partition(".")
+        return field, STRUCTURE_AREAS[key]
+    limit = subject.rsplit(":", 1)[0]
+    return LIMITS[limit][2] if LIMITS[limit][1] == "queue" else limit, "limit"
+
+
+class OptionIgnored(ReferenceAdapter):
+    """The model, except that one option is ignored by the calls that take it (the echoed options are the
+    caller's)."""
+
+    def __init__(self, option: str):
+        family = family_of(option)
+        if option not in FLAGS.get(family, {}) or family not in OPTION_CALLS:
+            raise AdapterError(f"{option} is not a single-bit option of MQPMO, MQGMO, MQOO or MQCO")
+        self.option, self.family, self.bit = option, family, FLAGS[family][option]
+        super().__init__()
+        self.name = f"{PREFIX}{OPTION_IGNORED}:{option}"
+
+    def execute(self, call: Call) -> Outcome:
+        calls, where = OPTION_CALLS[self.family]
+        if call.op not in calls:
+            return super().execute(call)
+        args = dict(call.args)
+        holder = dict(args.get(where) or {}) if where else args
+        if not isinstance(holder, dict) or "Options" not in holder:
+            return super().execute(call)
+        try:
+            given = decode_options(holder["Options"], self.family, "Options")
+        except CallError:
+            return super().execute(call)
+        if not given & self.bit:
+            return super().execute(call)
+        holder["Options"] = given & ~self.bit
+        if where:
+            args[where] = holder
+        result = super().execute(Call(call.op, args))
+        echoed = getattr(result, where) if where else None
+        if isinstance(echoed, dict) and "Options" in echoed:
+            echoed["Options"] = encode_field(("options", self.family), given)
+        return result
+
+
+class OutputUnset(ReferenceAdapter):
+    """The model, except that one output field of one structure is returned as the caller passed it in."""
+
+    def __init__(self, key: str, field: str):
+        if (key, field) not in set(output_fields()):
+            raise AdapterError(f"{key}.{field} is not an output field of MQMD, MQPMO or MQGMO")
+        self.key, self.field = key, field
+        super().__init__()
+        self.name = f"{PREFIX}{OUTPUT_UNSET}:{key}.{field}"
+
+    def execute(self, call: Call) -> Outcome:
+        result = super().execute(call)
+        returned = getattr(result, self.key, None)
+        if not isinstance(returned, dict) or self.field not in returned:
+            return result
+        try:
+            given = encode_structure(self.key, decode_structure(self.key, call.args.get(self.key), self.key))
+        except CallError:
+            return result
+        returned[self.field] = given[self.field]
+        return result
+
+
+class LimitShifted(ReferenceAdapter):
+    """The model, except that one numeric limit is one more or one less than documented."""
+
+    def __init__(self, limit: str, delta: int):
+        if limit not in LIMITS or delta not in (1, -1):
+            raise AdapterError(f"no limit {limit!r} (limits: {', '.join(LIMITS)}), or a shift other than +1/-1")
+        self.limit, self.delta = limit, delta
+        _what, self.where, self.attribute = LIMITS[limit]
+        super().__init__()
+        self.name = f"{PREFIX}{LIMIT}:{limit}:{'+1' if delta > 0 else '-1'}"
+
+    def execute(self, call: Call) -> Outcome:
+        if self.where == "queue":
+            if call.op != "define_queue":
+                return super().execute(call)
+            args = dict(call.args)
+            value = args.get(self.attribute, QUEUE_DEFAULTS[self.attribute])
+            if isinstance(value, int) and not isinstance(value, bool):
+                args[self.attribute] = value + self.delta
+            return super().execute(Call(call.op, args))
+        with self._shifted():
+            return super().execute(call)
+
+    @contextmanager
+    def _shifted(self) -> Iterator[None]:
+        """Shift the limit for the duration of one call, and put back what the call did not change itself."""
+        if self.where == "module":
+            base = getattr(put_module, self.attribute)
+            setattr(put_module, self.attribute, base + self.delta)
+            try:
+                yield
+            finally:
+                setattr(put_module, self.attribute, base)
+            return
+        shifted: dict[int, tuple[Any, int]] = {}
+        for qm in list(self.world.qmgrs.values()):
+            base = getattr(qm, self.attribute)
+            if base > 0:
+                setattr(qm, self.attribute, base + self.delta)
+                shifted[id(qm)] = (qm, base)
+        try:
+            yield
+        finally:
+            for qm, base in shifted.values():
+                if getattr(qm, self.attribute) == base + self.delta:  # the call did not set the limit itself
+                    setattr(qm, self.attribute, base)
+
+
+def load_family_mutant(name: str) -> ReferenceAdapter:
+    """The family mutant ``mutant:<family>:<subject>``."""
+    rest = name[len(PREFIX):]
+    family, _, subject = rest.partition(":")
+    if family == OPTION_IGNORED:
+        return OptionIgnored(subject)
+    if family == OUTPUT_UNSET:
+        key, _, field = subject.partition(".")
+        return OutputUnset(key, field)
+    limit, _, delta = subject.rpartition(":")
+    return LimitShifted(limit, {"+1": 1, "-1": -1}.get(delta, 0))
+
