@@ -219,7 +219,7 @@ def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path 
     for record in failed:
         # what differed (a machine's divergence names the call and the fields), on one line of visible text
         line = failure_line({"message": record.get("message") or ""})
-        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in line[:1000])
+        shown = for_terminal(line, 1000)
         print(f"{record['status'].upper()} {record['id']}" + (f": {shown}" if "differs from the model" in line else ""))
     if process.returncode not in (0, 1, 5):
         print(f"tests: pytest stopped with exit status {process.returncode}; see {output / 'pytest.log'}")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from adapters.base import AdapterError, load
 from adapters.capabilities import needed_by_calls
+from adapters.untrusted import for_terminal
 
 from ..vocabulary import AREAS as VOCABULARY
 from .generate import AREAS
@@ -95,7 +96,7 @@ def main(args: argparse.Namespace) -> int:
             corpus_digest=_digest(corpus))
         summary = run_campaign(config, args.output, args.campaign_id, args.master, corpus=corpus)
     except (CampaignError, CorpusError, AdapterError) as exc:
-        print(f"mqconf: {exc}", file=sys.stderr)
+        print(f"mqconf: {for_terminal(exc, 2000)}", file=sys.stderr)
         return EXIT_USAGE
     print_summary(summary)
     return EXIT_DIVERGED if summary["aggregates"]["signatures"] else EXIT_OK
@@ -122,6 +123,6 @@ def print_summary(summary: dict) -> None:
             print(f"  unreached {row}: {why}")
     for signature in a["signatures"]:
         print(f"DIVERGENCE x{signature['count']}: {signature['op']} [{signature['options'] or 'no options'}] "
-              f"model {signature['model_reason']} vs adapter {signature['impl_reason']}")
+              f"model {signature['model_reason']} vs adapter {for_terminal(signature['impl_reason'], 300)}")
         print(f"  witness ({signature['witness']['length']} calls): {summary['witnesses'][signature['slug']]}")
     print(f"summary: {Path(summary['directory']) / 'summary.json'}")
