@@ -42,3 +42,16 @@ def definition_of(qm: QueueManager, name: str) -> QueueDefinition | None:
         return None
     found = qm.queues.get(name)
     return found.definition if found is not None else None
+
+
+def local_target(qm: QueueManager, name: str) -> tuple[LocalQueue | None, QueueDefinition | None]:
+    """Where a message for queue ``name`` on ``qm`` lands, and the alias it came through (None if ``name`` is a
+    queue): an instance of a cluster queue alias puts to its target on its own queue manager. The target is None
+    when the alias resolves to no local queue there. Clause: queue.alias.cluster-alias."""
+    queue = qm.queues.get(name)
+    if queue is None or queue.definition.QType != VALUES["MQQT_ALIAS"]:
+        return queue, None
+    target = qm.queues.get(queue.definition.BaseQName)
+    if target is None or target.definition.QType != MQQT_LOCAL:
+        return None, queue.definition
+    return target, queue.definition

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from .. import alias as alias_module
 from .. import put as put_module
 from ..constants import VALUES
 from ..errors import NotModelled
@@ -322,7 +323,10 @@ def send(cluster: Cluster, qm: QueueManager, conn: Connection, handle: ObjectHan
     cluster.destination.resolved-qmgr.
     """
     if destination.local:
-        result = put_module.put(qm, conn, handle, qm.queues[destination.queue], md, pmo, data, call=call)
+        target, via = alias_module.local_target(qm, destination.queue)
+        if target is None:
+            return failure("MQRC_UNKNOWN_ALIAS_BASE_Q", "queue.alias.unknown-base", "queue.alias.cluster-alias")
+        result = put_module.put(qm, conn, handle, target, md, pmo, data, call=call, via=via)
         result.clauses.append("cluster.workload.local-route")
     else:
         xmitq = qm.queues[CLUSTER_XMITQ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import alias as alias_module
 from ..queue import VISIBLE, StoredMessage
 from ..result import Result
 from . import workload
@@ -153,8 +154,10 @@ def deliver(cluster: Cluster, qmgr: str | None, channel: str | None, indoubt: bo
             if message.state != VISIBLE or route.state not in DELIVERING:
                 continue
             target_qm = cluster.qmgrs[header.qmgr]
-            target = target_qm.queues.get(header.queue)
-            if target is None or target.definition.InhibitPut or target.depth >= target.definition.MaxQDepth:
+            # An instance of a cluster queue alias delivers to its target (queue.alias.cluster-alias).
+            target, via = alias_module.local_target(target_qm, header.queue)
+            if target is None or target.definition.InhibitPut or (via is not None and via.InhibitPut) \
+                    or target.depth >= target.definition.MaxQDepth:
                 clauses.append("cluster.deliver.target-unavailable")
                 continue
             if too_big(target_qm, target, message):
