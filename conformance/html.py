@@ -211,6 +211,14 @@ def render_report(report: dict[str, Any]) -> str:
                    f"<td class=\"num not-covered\">{counts.get('not covered', 0)}</td>"
                    f"<td class=num>{_pct(counts['passed'], counts['total'])}</td>"
                    f"<td>{stacked_bar(_bar_counts(counts))}</td><td class=uncovered>{named}</td></tr>")
+    unclaused = [f for f in report["failures"] if not f["clauses"] and f.get("counts", True)]
+    if unclaused:  # the run fails for them too: the table says so where the areas are counted
+        out.append(f'<tr class="area" data-area="no clause"><td>failures citing no clause</td><td class=num>-</td>'
+                   f'<td class="num passed">-</td><td class="num failed">{len(unclaused)}</td><td class=num>-</td>'
+                   f"<td class=num>-</td><td class=num>-</td><td class=num>-</td>"
+                   f"<td>{stacked_bar({'failed': len(unclaused)})}</td><td>"
+                   + ", ".join(f"<code>{_e(f['id'])}</code>" for f in unclaused[:10])
+                   + (" ..." if len(unclaused) > 10 else "") + "</td></tr>")
     out.append("</table>")
     out.append("<details><summary>what the statuses mean</summary><ul>" + "".join(
         f"<li>{status_tag(k)} {_e(v)}</li>" for k, v in MEANINGS.items()) + "</ul></details>")

@@ -81,6 +81,8 @@ def test_a_failing_test_that_cites_no_clause_fails_the_headline_badge_and_summar
     assert "1 test failed (1 citing no clause)" in (tmp_path / "summary.md").read_text()
     page = (tmp_path / "conformance.html").read_text()
     assert 'data-verdict="failed"' in page and "blames no clause" in page
+    row = page[page.index('<tr class="area" data-area="no clause">'):].split("</tr>", 1)[0]
+    assert '<td class="num failed">1</td>' in row and "tests/t.py::test_no_clause" in row
 
 
 def test_a_clean_complete_run_is_the_only_green_one(tmp_path):
