@@ -313,3 +313,36 @@ def test_mqset_through_ibmmq_is_the_models(ibmmq_emulator):
     with pytest.raises(ibmmq.MQMIError) as refused:
         queue.set({CMQC.MQIA_MAX_Q_DEPTH: 10})  # not settable by MQSET
     assert refused.value.reason == CMQC.MQRC_SELECTOR_ERROR
+
+
+def test_threads_with_their_own_connections_share_the_queue_manager(ibmmq_emulator):
+    import threading
+
+    ibmmq_emulator.define_queue("APP.WORK", MaxQDepth=1000)
+    errors: list[BaseException] = []
+
+    def producer(number: int) -> None:
+        try:
+            qmgr = ibmmq.connect("QM1")
+            queue = ibmmq.Queue(qmgr, "APP.WORK", CMQC.MQOO_OUTPUT)
+            for index in range(50):
+                queue.put(b"%d-%d" % (number, index))
+            queue.close()
+            qmgr.disconnect()
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=producer, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert errors == [] and ibmmq_emulator.depth("APP.WORK") == 200
+
+
+def test_the_emulator_will_not_replace_a_native_module_already_in_place(monkeypatch):
+    from adapters.ibmmq_emulator import EmulatorUnavailable, install
+
+    monkeypatch.setitem(sys.modules, "ibmmq.ibmmqc", object())  # as if IBM's own had loaded
+    with pytest.raises(EmulatorUnavailable, match="already imported with IBM's native module"):
+        install()
