@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, rule
 
 from adapters.base import Adapter, load
@@ -29,6 +28,7 @@ from adapters.reference import ReferenceAdapter
 from reference.calls import Call
 from reference.tables import default_spec
 
+from . import vocabulary
 from .compare import Identities, compare, load_policy, symbolic
 
 POLICY = load_policy()
@@ -257,6 +257,26 @@ def shrink(found: dict[str, Any], model: Adapter, impl: Adapter, max_replays: in
     return replay(final, model, impl, policy), replays + 1
 
 
+SETUP_SECTIONS = {"define_queue": "queues", "define_channel": "channels"}
+
+
+def scenario_setup(steps: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A scenario's ``setup`` section from the leading definitions of a replayed sequence (queues, queue
+    managers, channels), and the steps that follow them."""
+    setup: dict[str, Any] = {}
+    for count, step in enumerate(steps):
+        op, args = step["op"], step["args"]
+        if op == "define_qmgr" and "name" not in args:
+            setup["qmgr"] = args
+        elif op == "define_qmgr":
+            setup.setdefault("qmgrs", []).append(args)
+        elif op in SETUP_SECTIONS:
+            setup.setdefault(SETUP_SECTIONS[op], []).append(args)
+        else:
+            return setup, steps[count:]
+    return setup, []
+
+
 def write_divergence(machine: type[DifferentialMachine], implementation: str, steps: list[dict[str, Any]],
                      found_calls: int, replays: int, adapter_name: str) -> tuple[Path, dict[str, Any]]:
     """The shrunk sequence as a scenario file (the model's outcomes as expectations: it passes on the model and
@@ -266,7 +286,7 @@ def write_divergence(machine: type[DifferentialMachine], implementation: str, st
     directory.mkdir(parents=True, exist_ok=True)
     name = f"divergence-{machine.__name__.lower()}"
     last = steps[-1]
-    body = steps[1:] if steps and steps[0]["op"] == "define_queue" and steps[0]["args"] == QUEUE else steps
+    setup, body = scenario_setup(steps)
     line = divergence_line(implementation, last["op"], last["args"], last["problems"])
     document = {
         "id": name,
@@ -274,7 +294,7 @@ def write_divergence(machine: type[DifferentialMachine], implementation: str, st
                  f"{last['op']} ({', '.join(fields_of(last['problems']))})",
         "clauses": sorted(set(last["clauses"])) or ["get.order.priority-then-physical"],
         "capabilities": list(machine.capabilities),
-        "setup": {"queues": [dict(QUEUE)]},
+        "setup": setup,
         "steps": [{step["op"]: step["args"], "expect": step["expect"]} for step in body],
     }
     path = directory / f"{name}.yaml"
@@ -334,71 +354,72 @@ def check(base: type[DifferentialMachine], adapter_name: str, adapter: Adapter |
                      record["clauses"]) from None
 
 
-FLAG_SETS = st.sampled_from([
-    [], ["MQMF_MSG_IN_GROUP"], ["MQMF_LAST_MSG_IN_GROUP"], ["MQMF_SEGMENT"], ["MQMF_LAST_SEGMENT"],
-    ["MQMF_MSG_IN_GROUP", "MQMF_SEGMENT"], ["MQMF_MSG_IN_GROUP", "MQMF_LAST_SEGMENT"],
-    ["MQMF_LAST_MSG_IN_GROUP", "MQMF_SEGMENT"], ["MQMF_LAST_MSG_IN_GROUP", "MQMF_LAST_SEGMENT"],
-    ["MQMF_SEGMENTATION_ALLOWED"],
-])
-# Get options drawn from those the get table and the option rules speak of.
-GET_OPTIONS = st.lists(st.sampled_from(["MQGMO_LOGICAL_ORDER", "MQGMO_SYNCPOINT", "MQGMO_COMPLETE_MSG",
-                                        "MQGMO_ALL_MSGS_AVAILABLE", "MQGMO_ALL_SEGMENTS_AVAILABLE",
-                                        "MQGMO_ACCEPT_TRUNCATED_MSG"]), max_size=3, unique=True)
-BROWSE_OPTIONS = st.sampled_from([["MQGMO_BROWSE_FIRST"], ["MQGMO_BROWSE_NEXT"],
-                                  ["MQGMO_BROWSE_FIRST", "MQGMO_LOGICAL_ORDER"],
-                                  ["MQGMO_BROWSE_NEXT", "MQGMO_LOGICAL_ORDER"], ["MQGMO_BROWSE_MSG_UNDER_CURSOR"]])
+# -- machines drawn from the one vocabulary (conformance/vocabulary.py) -------------------------------------
+
+class VocabularyMachine(DifferentialMachine):
+    """A machine whose set-up and rules are a vocabulary area's: the same description the campaign generator
+    draws from, here as Hypothesis strategies. Build one with :func:`machine_class`."""
+
+    vocabulary_area: vocabulary.Area = vocabulary.GROUPS
+
+    @initialize()
+    def start(self) -> None:
+        self.model = ReferenceAdapter()
+        self.impl = self.shared_adapter or load(self.adapter_name)
+        self.model.reset()
+        self.impl.reset()
+        self.identities = Identities()
+        self.trace = []
+        for call in self.vocabulary_area.setup_calls():
+            op = call.pop("op")
+            self.run(Call(op, call))
+        self.set_up = len(self.trace)  # calls every sequence starts with: never shrunk away
 
 
-class GroupsMachine(DifferentialMachine):
-    """Puts and gets of groups and segments, in logical and physical order, with units of work."""
+def _rule_method(chosen: vocabulary.Rule, bundles: dict[str, Bundle]):
+    def method(self, **drawn):
+        for call in chosen.build(**drawn):
+            call = dict(call)
+            op = call.pop("op")
+            self.run(Call(op, call))
+        if chosen.binds is not None:
+            head, _, name = chosen.binds.path.partition(".")
+            value = (getattr(self.last, head, None) or {}).get(name) if hasattr(self, "last") else None
+            return self.identities.symbol("left", value) or chosen.binds.none
+        return None
 
-    area = "groups"
-    capabilities = ("groups", "segmentation", "units-of-work")
+    method.__name__ = chosen.name
+    method.__doc__ = f"The vocabulary rule {chosen.name}."
+    arguments = {name: vocabulary.strategy(domain, bundles) for name, domain in chosen.args.items()}
+    if chosen.binds is not None:
+        return rule(target=bundles[chosen.binds.path], **arguments)(method)
+    return rule(**arguments)(method)
 
-    @rule(target=DifferentialMachine.ids, flags=FLAG_SETS, logical=st.booleans(), syncpoint=st.booleans(),
-          persistent=st.booleans(), data=st.sampled_from(["", "a", "bcd", "efghijklmnopqrstuvwxyz0123"]))
-    def put(self, flags, logical, syncpoint, persistent, data):
-        options = (["MQPMO_LOGICAL_ORDER"] if logical else []) + (["MQPMO_SYNCPOINT"] if syncpoint else [])
-        md = {"MsgFlags": flags, "Persistence": "MQPER_PERSISTENT" if persistent else "MQPER_NOT_PERSISTENT"}
-        new = self.run(Call("put", {"handle": "h", "PMO": {"Options": options}, "MD": md, "data": data}))
-        return new[-1] if new else "MQGI_NONE"
 
-    @rule(target=DifferentialMachine.ids, group=DifferentialMachine.ids, seq=st.integers(1, 3),
-          offset=st.sampled_from([0, 1, 3]), flags=FLAG_SETS)
-    def put_explicit(self, group, seq, offset, flags):
-        md = {"GroupId": group, "MsgSeqNumber": seq, "Offset": offset, "MsgFlags": flags}
-        new = self.run(Call("put", {"handle": "h", "MD": md, "data": "x"}))
-        return new[-1] if new else "MQGI_NONE"
+def machine_class(area: vocabulary.Area, name: str | None = None) -> type[VocabularyMachine]:
+    """The state machine of a vocabulary area: its set-up, then its rules as Hypothesis rules, each bundle of
+    identifiers (a :class:`vocabulary.Known` path) a Hypothesis Bundle."""
+    paths = {r.binds.path for r in area.rules if r.binds is not None} | \
+        {d.path for r in area.rules for d in r.args.values() if isinstance(d, vocabulary.Known)}
+    bundles = {path: Bundle(path.replace(".", "_")) for path in sorted(paths)}
+    namespace: dict[str, Any] = {"__doc__": area.title, "area": area.name, "vocabulary_area": area,
+                                 "capabilities": tuple(sorted(area.capabilities)),
+                                 **{b.name: b for b in bundles.values()}}
+    for chosen in area.rules:
+        namespace[chosen.name] = _rule_method(chosen, bundles)
+    class_name = name or "".join(part.capitalize() for part in area.name.split("-")) + "Machine"
+    return type(class_name, (VocabularyMachine,), namespace)
 
-    @rule(options=GET_OPTIONS, buffer=st.sampled_from([None, None, 0, 2]))
-    def get(self, options, buffer):
-        args: dict[str, Any] = {"handle": "h", "GMO": {"Options": options, "MatchOptions": []}}
-        if buffer is not None:
-            args["BufferLength"] = buffer
-        self.run(Call("get", args))
 
-    @rule(group=DifferentialMachine.ids)
-    def get_by_group(self, group):
-        self.run(Call("get", {"handle": "h", "MD": {"GroupId": group},
-                              "GMO": {"MatchOptions": ["MQMO_MATCH_GROUP_ID"]}}))
-
-    @rule(options=BROWSE_OPTIONS)
-    def browse(self, options):
-        self.run(Call("get", {"handle": "h", "GMO": {"Options": options, "MatchOptions": []}}))
-
-    @rule(commit=st.booleans())
-    def end_unit_of_work(self, commit):
-        self.run(Call("commit" if commit else "backout", {}))
-
-    @rule()
-    def reopen(self):
-        self.run(Call("close", {"handle": "h"}))
-        self.run(Call("open", {"handle": "h", "queue": "Q1", "Options": HANDLE_OPTIONS}))
+MACHINES: dict[str, type[VocabularyMachine]] = {name: machine_class(area) for name, area in vocabulary.AREAS.items()}
+GroupsMachine = MACHINES["groups"]
+BrowseMarkMachine = MACHINES["browse-mark"]
+ClusterMachine = MACHINES["cluster"]
 
 
 def table_inputs_covered() -> set[str]:
-    """The Table 1 inputs the put rule's strategies can set (a check that the machine speaks the table's terms)."""
-    return set(default_spec()["put.logical-order.table1"].inputs)
+    """The Table 1 inputs the groups area can make hold (the vocabulary's recipe facts for that table)."""
+    return set(default_spec()["put.logical-order.table1"].inputs) & vocabulary.KNOWN_FACTS["put.logical-order.table1"]
 
 
 def machine_for(base: type[DifferentialMachine], adapter_name: str,
@@ -409,102 +430,3 @@ def machine_for(base: type[DifferentialMachine], adapter_name: str,
     return type(base.__name__, (base,), {"adapter_name": adapter_name, "shared_adapter": adapter})
 
 
-class BrowseMarkMachine(DifferentialMachine):
-    """Co-operating browsers, handle marks, MsgToken hand-over and the mark interval on the clock.
-
-    Only a MsgToken a browse returned is handed to ``consume`` (the ``tokens`` bundle): a 24-byte MsgId in the
-    16-byte GMO.MsgToken is not a call MQ can be given, and each side would refuse it in its own words."""
-
-    area = "browse-mark"
-    capabilities = ("browse-mark", "units-of-work")
-    tokens = Bundle("tokens")
-
-    def set_up_area(self) -> None:
-        for name in ("d1", "d2"):
-            self.run(Call("open", {"handle": name, "queue": "Q1", "Options": ["MQOO_BROWSE", "MQOO_CO_OP"]}))
-
-    @rule(data=st.sampled_from(["a", "b", "c"]))
-    def put(self, data):
-        self.run(Call("put", {"handle": "h", "data": data}))
-
-    @rule(target=tokens, browser=st.sampled_from(["d1", "d2"]),
-          options=st.sampled_from([["MQGMO_BROWSE_CO_OP"], ["MQGMO_BROWSE_HANDLE"],
-                                   ["MQGMO_BROWSE_NEXT", "MQGMO_UNMARKED_BROWSE_MSG", "MQGMO_MARK_BROWSE_CO_OP"],
-                                   ["MQGMO_BROWSE_MSG_UNDER_CURSOR", "MQGMO_UNMARK_BROWSE_CO_OP"],
-                                   ["MQGMO_BROWSE_MSG_UNDER_CURSOR", "MQGMO_UNMARK_BROWSE_HANDLE"]]))
-    def browse(self, browser, options):
-        self.run(Call("get", {"handle": browser, "GMO": {"Options": options, "MatchOptions": []}}))
-        token = (self.last.GMO or {}).get("MsgToken")
-        return self.identities.symbol("left", token) or "MQMTOK_NONE"
-
-    @rule(token=tokens, syncpoint=st.booleans())
-    def consume(self, token, syncpoint):
-        if not token.startswith("$id"):
-            return
-        self.run(Call("get", {"handle": "h", "GMO": {"Options": ["MQGMO_SYNCPOINT"] if syncpoint else [],
-                                                     "MatchOptions": ["MQMO_MATCH_MSG_TOKEN"], "MsgToken": token}}))
-
-    @rule(commit=st.booleans())
-    def end_unit_of_work(self, commit):
-        self.run(Call("commit" if commit else "backout", {}))
-
-    @rule(milliseconds=st.sampled_from([1000, 6000]))
-    def time_passes(self, milliseconds):
-        self.run(Call("advance_clock", {"milliseconds": milliseconds}))
-
-    @rule(browser=st.sampled_from(["d1", "d2"]))
-    def reopen_browser(self, browser):
-        self.run(Call("close", {"handle": browser}))
-        self.run(Call("open", {"handle": browser, "queue": "Q1", "Options": ["MQOO_BROWSE", "MQOO_CO_OP"]}))
-
-
-CLUSTER_POLICY = {**POLICY, "PMO": {"ResolvedQMgrName": "exact"}}
-
-
-class ClusterMachine(DifferentialMachine):
-    """Puts to a queue with instances on QM2 and QM4 from QM1, channel states changing, deliveries, and the
-    depths on every queue manager. Channel priorities always differ, so the documents fix every choice and
-    the chosen queue manager is compared exactly (with equal priorities the products may choose either)."""
-
-    area = "cluster"
-    capabilities = ("cluster",)
-    policy = CLUSTER_POLICY
-
-    def set_up_area(self) -> None:
-        for name in ("QM2", "QM4"):
-            self.run(Call("define_qmgr", {"name": name}))
-            self.run(Call("define_queue", {"name": "Q3", "qmgr": name, "CLUSTER": "DEMO"}))
-            self.run(Call("connect", {"connection": f"on-{name}", "qmgr": name}))
-            self.run(Call("open", {"handle": f"q3-{name}", "connection": f"on-{name}", "queue": "Q3",
-                                   "Options": ["MQOO_INQUIRE"]}))
-        self.run(Call("define_channel", {"name": "TO.QM2", "CLWLPRTY": 5}))
-        self.run(Call("define_channel", {"name": "TO.QM4", "CLWLPRTY": 3}))
-        for handle, bind in (("nf", "MQOO_BIND_NOT_FIXED"), ("oo", "MQOO_BIND_ON_OPEN")):
-            self.run(Call("open", {"handle": handle, "queue": "Q3", "Options": ["MQOO_OUTPUT", bind]}))
-        self.run(Call("open", {"handle": "xmit", "queue": "SYSTEM.CLUSTER.TRANSMIT.QUEUE",
-                               "Options": ["MQOO_INQUIRE"]}))
-
-    @rule(handle=st.sampled_from(["nf", "oo"]), data=st.sampled_from(["a", "b"]))
-    def put(self, handle, data):
-        self.run(Call("put", {"handle": handle, "data": data}))
-
-    @rule(channel=st.sampled_from(["TO.QM2", "TO.QM4"]),
-          state=st.sampled_from(["MQCHS_RUNNING", "MQCHS_STOPPING", "MQCHS_RETRYING", "MQCHS_STOPPED",
-                                 "MQCHS_INACTIVE"]))
-    def set_channel(self, channel, state):
-        self.run(Call("set_channel", {"name": channel, "state": state}))
-
-    @rule(channel=st.sampled_from(["TO.QM2", "TO.QM4"]), high=st.booleans())
-    def change_priority(self, channel, high):
-        # QM2 takes 1 or 5, QM4 3 or 7: never equal, so no tie is left to the product's own choice.
-        value = {"TO.QM2": (1, 5), "TO.QM4": (3, 7)}[channel][high]
-        self.run(Call("define_channel", {"name": channel, "CLWLPRTY": value}))
-
-    @rule()
-    def deliver(self):
-        self.run(Call("deliver", {}))
-
-    @rule()
-    def depths(self):
-        for handle in ("q3-QM2", "q3-QM4", "xmit"):
-            self.run(Call("inquire", {"handle": handle, "Selectors": ["MQIA_CURRENT_Q_DEPTH"]}))

@@ -108,10 +108,18 @@ class Area:
     setup: tuple[Mapping[str, Any], ...]
     rules: tuple[Rule, ...]
     tables: tuple[str, ...] = ()
-    policy: Mapping[str, Any] = field(default_factory=dict)
+    clauses: tuple[str, ...] = ()  # prefixes of the clause ids the area's calls are decided by
 
     def setup_calls(self) -> list[dict[str, Any]]:
         return [dict(call) for call in self.setup]
+
+    def declared_clauses(self) -> list[str]:
+        """The clauses the area checks: its tables' rows and the registered clauses under its prefixes."""
+        from .clauses import load_registry
+
+        rows = [row.id for table in self.tables for row in default_spec()[table].rows]
+        prefixed = [c for c in load_registry().clauses if c.startswith(self.clauses)] if self.clauses else []
+        return sorted(set(rows) | set(prefixed))
 
 
 # -- drawing with a seeded generator (the campaign) ---------------------------------------------------------
@@ -336,7 +344,7 @@ GROUPS = Area(
     frozenset({"core", "groups", "segmentation", "units-of-work"}), ({"op": "define_queue", **QUEUE}, _open("h", HANDLE_OPTIONS)),
     (put, put_explicit, get, get_by_group, browse, end_unit_of_work, reopen, put1, put_version_1,
      get_logical_matching, get_under_cursor, put_unknown_flags),
-    ("put.logical-order.table1", "put.group-consistency", "put.close-outcome.table2", "get.logical-order.table4"))
+    ("put.logical-order.table1", "put.group-consistency", "put.close-outcome.table2", "get.logical-order.table4"), clauses=("put.logical-order", "put.group-consistency", "put.close-outcome", "get.logical-order", "msgflags"))
 
 
 # -- segmentation by the queue manager ----------------------------------------------------------------------
@@ -366,7 +374,7 @@ SEGMENTATION = Area(
     frozenset({"core", "groups", "segmentation", "units-of-work"}),
     ({"op": "define_queue", "name": "SMALL", "MaxMsgLength": 20}, _open("small", HANDLE_OPTIONS, "SMALL"),
      {"op": "define_queue", "name": "TINY", "MaxMsgLength": 8}, _open("tiny", HANDLE_OPTIONS, "TINY")),
-    (put_long, get_small, end_unit_of_work_small))
+    (put_long, get_small, end_unit_of_work_small), clauses=("segmentation", "get.complete-msg", "get.all-segments-available"))
 
 
 # -- browse and marks ---------------------------------------------------------------------------------------
@@ -412,7 +420,7 @@ BROWSE_MARK = Area(
     frozenset({"core", "browse-mark", "units-of-work"}),
     ({"op": "define_queue", **QUEUE}, _open("h", HANDLE_OPTIONS), _open("d1", BROWSER_OPTIONS),
      _open("d2", BROWSER_OPTIONS)),
-    (put_plain, browse_marked, consume, end_unit_of_work, time_passes, reopen_browser, browse_truncated))
+    (put_plain, browse_marked, consume, end_unit_of_work, time_passes, reopen_browser, browse_truncated), clauses=("browse-mark",))
 
 
 # -- option validation (MQOO, MQPMO, MQGMO, MQCO) -----------------------------------------------------------
@@ -474,7 +482,7 @@ OPTIONS = Area(
     "(every documented option of each field: an implementation must claim every area they belong to)",
     OPTION_CAPABILITIES, ({"op": "define_queue", **QUEUE}, _open("h", ALL_ACCESS), _open("t", ["MQOO_OUTPUT"])),
     (open_with, put_with, put1_with, get_with, close_with, unknown_option, put_some),
-    ("open.options", "put.options", "get.options"))
+    ("open.options", "put.options", "get.options"), clauses=("open.options", "put.options", "get.options", "close.options"))
 
 
 # -- matching and truncation ---------------------------------------------------------------------------------
@@ -517,7 +525,7 @@ def get_truncated(buffer, accept, browse_):
 MATCHING = Area(
     "matching", "Gets matching MsgId, CorrelId, GroupId, sequence numbers and offsets, and truncated messages",
     frozenset({"core"}), ({"op": "define_queue", **QUEUE}, _open("h", HANDLE_OPTIONS)),
-    (put_identified, get_matching, get_truncated, browse, reopen))
+    (put_identified, get_matching, get_truncated, browse, reopen), clauses=("get.match", "get.truncated"))
 
 
 # -- units of work ------------------------------------------------------------------------------------------
@@ -565,7 +573,7 @@ UNITS_OF_WORK = Area(
     "disconnects", frozenset({"core", "units-of-work"}),
     ({"op": "define_queue", **QUEUE}, _call("connect", connection="app"), _open("h", HANDLE_OPTIONS, connection="app"),
      _call("connect", connection="other"), _open("h2", HANDLE_OPTIONS, connection="other")),
-    (put_in_unit, get_in_unit, end_unit, disconnect, use_after_disconnect))
+    (put_in_unit, get_in_unit, end_unit, disconnect, use_after_disconnect), clauses=("uow", "get.syncpoint", "put.syncpoint", "conn"))
 
 
 # -- queues: attributes, limits, handles and inquiry ---------------------------------------------------------
@@ -645,7 +653,7 @@ QUEUES = Area(
      {"op": "define_queue", "name": "EXCL", "DefInputOpenOption": ["MQOO_INPUT_EXCLUSIVE"]},
      _open("h", HANDLE_OPTIONS), _open("lim", ALL_ACCESS, "LIMITED"), _open("i", ["MQOO_INQUIRE"], "LIMITED"),
      _open("o", ["MQOO_INQUIRE"], "LIMITED")),
-    (inquire, put_to, get_from, inhibit, open_object, use_closed, qmgr_max_length, delivery_sequence, wrong_access))
+    (inquire, put_to, get_from, inhibit, open_object, use_closed, qmgr_max_length, delivery_sequence, wrong_access), clauses=("inquire", "open.unknown", "open.input", "put.priority", "put.persistence", "get.wait"))
 
 
 # -- model queues and dynamic queues -------------------------------------------------------------------------
@@ -703,7 +711,7 @@ DYNAMIC = Area(
      {"op": "define_queue", "name": "PERM.MODEL", "QType": "MQQT_MODEL", "DefinitionType": "MQQDT_PERMANENT_DYNAMIC"},
      *[_open(handle, HANDLE_OPTIONS) for handle in ("h", "c", "d", "o")]),
     (open_model, open_dynamic, put_dynamic, get_dynamic, close_dynamic, inquire_dynamic, end_unit_dynamic, reconnect),
-    ("close.delete",))
+    ("close.delete",), clauses=("queue.dynamic", "close.delete"))
 
 
 def _close_delete(row, rng: random.Random) -> list[dict[str, Any]]:
@@ -778,7 +786,7 @@ SET = Area(
     "effect on puts and gets", frozenset({"core", "set", "alias-queues", "units-of-work"}),
     ({"op": "define_queue", **QUEUE}, {"op": "define_queue", "name": "A1", "QType": "MQQT_ALIAS", "BaseQName": "Q1"},
      _open("h", SET_ACCESS), _open("n", ["MQOO_OUTPUT"]), _open("a", SET_ACCESS, "A1")),
-    (set_attribute, put_set, get_set, inquire_set, end_unit_of_work), ("set.selectors",))
+    (set_attribute, put_set, get_set, inquire_set, end_unit_of_work), ("set.selectors",), clauses=("set",))
 
 
 def _set_selector(row, rng: random.Random) -> list[dict[str, Any]]:
@@ -831,7 +839,7 @@ ALIAS = Area(
      {"op": "define_queue", "name": "A2", "QType": "MQQT_ALIAS", "BaseQName": "A1"},
      {"op": "define_queue", "name": "AX", "QType": "MQQT_ALIAS", "BaseQName": "NOSUCHQ"},
      _open("h", HANDLE_OPTIONS + ["MQOO_INQUIRE"]), _open("a", ["MQOO_OUTPUT", "MQOO_INPUT_SHARED", "MQOO_INQUIRE"], "A1")),
-    (open_alias, put_alias, put1_alias, get_alias, inhibit_alias, inquire_alias))
+    (open_alias, put_alias, put1_alias, get_alias, inhibit_alias, inquire_alias), clauses=("queue.alias",))
 
 
 # -- clusters -----------------------------------------------------------------------------------------------
@@ -941,10 +949,21 @@ def all_put_disabled(local, bind):
                                                                   _call("deliver")]
 
 
+@rule(handle=OneOf(("nf", "dq")), weight=3)
+def put_and_look(handle):
+    """A put, the channels' delivery, and the depths that show where it went."""
+    return [_call("put", handle=handle, data="l"), _call("deliver"),
+            *[_call("inquire", handle=h, Selectors=["MQIA_CURRENT_Q_DEPTH"]) for h in ("xmit", "q3-QM2", "q3-QM4")]]
+
+
+# The channels start with different CLWLPRTY, so the documents fix every choice until a rule makes them equal
+# (then the least recently used wins, and a first tie is the model's own choice: ResolvedQMgrName is compared
+# only by the depths it leads to).
 CLUSTER_SETUP: tuple[dict[str, Any], ...] = (
     _call("define_qmgr", name="QM1"), _call("define_qmgr", name="QM2"), _call("define_qmgr", name="QM4"),
     _call("define_queue", name="Q3", qmgr="QM2", CLUSTER="DEMO"),
     _call("define_queue", name="Q3", qmgr="QM4", CLUSTER="DEMO"),
+    _call("define_channel", name="TO.QM2", CLWLPRTY=5), _call("define_channel", name="TO.QM4", CLWLPRTY=3),
     *[c for qmgr in CLUSTER_QMGRS for c in (
         _call("connect", connection=f"on-{qmgr}", qmgr=qmgr),
         _open(f"q3-{qmgr}", ["MQOO_INQUIRE", "MQOO_INPUT_SHARED"], "Q3", connection=f"on-{qmgr}"))],
@@ -958,8 +977,8 @@ CLUSTER = Area(
     "suspension, delivery and reallocation", frozenset({"core", "cluster", "groups", "units-of-work"}), CLUSTER_SETUP,
     (cluster_put, cluster_put1, set_channel, alter_channel, alter_instance, suspension, deliver, cluster_end_unit,
      cluster_reopen, cluster_open_other, cluster_depths, cluster_consume, local_instance, most_recently_used,
-     all_put_disabled),
-    ("cluster.workload",))
+     all_put_disabled, put_and_look),
+    ("cluster.workload",), clauses=("cluster",))
 
 
 AREAS: dict[str, Area] = {a.name: a for a in (GROUPS, SEGMENTATION, BROWSE_MARK, OPTIONS, MATCHING, UNITS_OF_WORK,
@@ -1124,6 +1143,8 @@ WORKLOAD_DIFFERENCES: dict[str, list[dict[str, Any]]] = {
     "most-recently-used": [_call("define_qmgr", name="QM1", CLWLMRUC=1)],
     "least-recently-used": [],
 }
+# The steps after channel priority decide only between channels of equal CLWLPRTY (the set-up makes them differ).
+EQUAL_PRIORITY = [_call("define_channel", name="TO.QM2", CLWLPRTY=3)]
 
 
 def _workload(row, rng: random.Random) -> list[dict[str, Any]] | None:
@@ -1131,7 +1152,9 @@ def _workload(row, rng: random.Random) -> list[dict[str, Any]] | None:
     if difference is None:
         return None
     handle = rng.choice(("nf", "dq"))
-    return [dict(c) for c in difference] + [_call("put", handle=handle, data=d) for d in ("w1", "w2", "w3")]
+    order = [r.then.get("by") for r in default_spec()["cluster.workload"].rows]
+    equal = EQUAL_PRIORITY if order.index(row.then.get("by")) > order.index("channel-priority") else []
+    return [dict(c) for c in equal + difference] + [_call("put", handle=handle, data=d) for d in ("w1", "w2", "w3")]
 
 
 # The table inputs each recipe knows how to make hold. A row whose `when` needs another input to hold is

@@ -10,8 +10,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from conformance import cli
-from conformance.clauses import load_registry
-from conformance.differential import BrowseMarkMachine, ClusterMachine, Divergence, GroupsMachine, check
+from conformance.differential import MACHINES, BrowseMarkMachine, ClusterMachine, Divergence, GroupsMachine, check
 from reference.tables import default_spec
 
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)  # detection only: shrinking is shown by the groups test
@@ -25,28 +24,18 @@ def divergences_in_tmp(request, tmp_path, monkeypatch):
         monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
 
 
-def _rows(*tables: str) -> list[str]:
-    return [row.id for table in tables for row in default_spec()[table].rows]
-
-
-# What each machine declares it checks: the rows of the tables its calls are decided by (browse marks: the
-# clauses of that area). A divergence blames the clauses the model applied at the diverging call instead.
-DECLARED = {
-    "groups": _rows("put.logical-order.table1", "put.group-consistency", "get.logical-order.table4"),
-    "browse-mark": sorted(c for c in load_registry().clauses if c.startswith("browse-mark.")),
-    "cluster": _rows("cluster.workload"),
-}
+# What each machine declares it checks: its vocabulary area's tables' rows and the clauses under its prefixes
+# (conformance/vocabulary.py). A divergence blames the clauses the model applied at the diverging call instead.
+DECLARED = {name: machine.vocabulary_area.declared_clauses() for name, machine in MACHINES.items()}
 
 
 @pytest.mark.parametrize("machine", [
-    pytest.param(GroupsMachine, id="groups-and-segments", marks=[
-        pytest.mark.capability("groups", "segmentation", "units-of-work"), pytest.mark.clause(*DECLARED["groups"])]),
-    pytest.param(BrowseMarkMachine, id="browse-marks", marks=[
-        pytest.mark.capability("browse-mark", "units-of-work"), pytest.mark.clause(*DECLARED["browse-mark"])]),
-    pytest.param(ClusterMachine, id="cluster-routing", marks=[
-        pytest.mark.capability("cluster"), pytest.mark.clause(*DECLARED["cluster"])]),
+    pytest.param(machine, id=name, marks=[pytest.mark.capability(*sorted(machine.vocabulary_area.capabilities)),
+                                          pytest.mark.clause(*DECLARED[name])])
+    for name, machine in MACHINES.items()
 ])
 def test_the_adapter_agrees_with_the_model(request, machine, adapter_instance):
+    """Every vocabulary area's machine, with the example count of --mq-profile (quick 25, thorough 2,000)."""
     check(machine, request.config.getoption("--adapter"), adapter_instance,
           settings(stateful_step_count=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]))
 
