@@ -522,10 +522,16 @@ def get_truncated(buffer, accept, browse_):
     return [_get(options, BufferLength=buffer)]
 
 
+@rule(options=OneOf((["MQGMO_BROWSE_FIRST"], ["MQGMO_BROWSE_NEXT"], ["MQGMO_BROWSE_MSG_UNDER_CURSOR"])))
+def browse_in_order(options):
+    """Browsing in physical order (logical order belongs to groups)."""
+    return [_get(options)]
+
+
 MATCHING = Area(
     "matching", "Gets matching MsgId, CorrelId, GroupId, sequence numbers and offsets, and truncated messages",
     frozenset({"core"}), ({"op": "define_queue", **QUEUE}, _open("h", HANDLE_OPTIONS)),
-    (put_identified, get_matching, get_truncated, browse, reopen), clauses=("get.match", "get.truncated"))
+    (put_identified, get_matching, get_truncated, browse_in_order, reopen), clauses=("get.match", "get.truncated"))
 
 
 # -- units of work ------------------------------------------------------------------------------------------
