@@ -386,7 +386,7 @@ def put(
         queue.add(message)
         placed.append(message)
     if stored.Report and uow is None:
-        clauses += report.arrived(qm, placed)  # under syncpoint, at commit (syncpoint.py)
+        clauses += report.arrived(qm, placed, definition.name)  # under syncpoint, at commit (syncpoint.py)
 
     if handle is not None:
         position.advance(stored, len(data), logical, persistence, syncpoint)

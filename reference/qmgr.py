@@ -158,14 +158,16 @@ class QueueManager:
 
     def put(self, hconn: int, hobj: int, md: MQMD, pmo: MQPMO, data: bytes) -> Result:
         """MQPUT (see reference/put.py); through an alias, the alias's definition counts too (reference/alias.py)."""
-        found = self._live_handle(hconn, hobj)
+        found = self._handle(hconn, hobj)
         if isinstance(found, Result):
             return found
         conn, handle = found
+        if handle.deleted:
+            return failure("MQRC_Q_DELETED", "close.delete.other-handles-q-deleted")
         if not handle.options & OO_OUTPUT:
             return failure("MQRC_NOT_OPEN_FOR_OUTPUT", "put.not-open-for-output")
         return put_module.put(self, conn, handle, self.queues[handle.queue], md, pmo, data,
-                              via=alias_module.definition_of(self, handle.alias))
+                              via=alias_module.definition_of(self, handle.alias) if handle.alias else None)
 
     def put1(self, hconn: int, od: MQOD, md: MQMD, pmo: MQPMO, data: bytes) -> Result:
         """MQPUT1: open for output, put once, close; no group information is kept or checked."""
@@ -189,12 +191,14 @@ class QueueManager:
 
     def get(self, hconn: int, hobj: int, md: MQMD, gmo: MQGMO, buffer_length: int | None = None) -> Result:
         """MQGET (see reference/get.py). ``buffer_length`` None means a buffer large enough for any message."""
-        found = self._live_handle(hconn, hobj)
+        found = self._handle(hconn, hobj)
         if isinstance(found, Result):
             return found
         conn, handle = found
+        if handle.deleted:
+            return failure("MQRC_Q_DELETED", "close.delete.other-handles-q-deleted")
         return get_module.get(self, conn, handle, self.queues[handle.queue], md, gmo, buffer_length,
-                              via=alias_module.definition_of(self, handle.alias))
+                              via=alias_module.definition_of(self, handle.alias) if handle.alias else None)
 
     def commit(self, hconn: int) -> Result:
         """MQCMIT (see reference/syncpoint.py)."""

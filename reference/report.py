@@ -37,6 +37,8 @@ MQQT_ALIAS = VALUES["MQQT_ALIAS"]
 MQPER_PERSISTENT = VALUES["MQPER_PERSISTENT"]
 MQQDT_TEMPORARY_DYNAMIC = VALUES["MQQDT_TEMPORARY_DYNAMIC"]
 DATA_BYTES = 100  # a *_WITH_DATA report carries the first 100 bytes
+# Queues a message waits on before it arrives (reference/cluster/topology.py CLUSTER_XMITQ).
+TRANSMISSION_QUEUES = ("SYSTEM.CLUSTER.TRANSMIT.QUEUE",)
 # Each report type: (plain option, with data, with full data, its Feedback, its clause).
 KINDS = {
     kind: (VALUES[f"MQRO_{kind}"], VALUES[f"MQRO_{kind}_WITH_DATA"], VALUES[f"MQRO_{kind}_WITH_FULL_DATA"],
@@ -127,9 +129,12 @@ def _send(qm: QueueManager, original: StoredMessage, kind: str, how_much: int, w
     return clauses + ["report.on-reply-queue"]
 
 
-def arrived(qm: QueueManager, messages: Iterable[StoredMessage]) -> list[str]:
-    """Confirm-on-arrival reports of messages just placed (or committed) on their queue. Clause: report.coa."""
+def arrived(qm: QueueManager, messages: Iterable[StoredMessage], queue_name: str) -> list[str]:
+    """Confirm-on-arrival reports of messages just placed (or committed) on queue ``queue_name``; none on a
+    transmission queue, which is not where the message arrives. Clause: report.coa."""
     clauses: list[str] = []
+    if queue_name in TRANSMISSION_QUEUES:
+        return clauses
     for message in messages:
         how_much = _option(message.md.Report, "COA")
         if how_much is not None:

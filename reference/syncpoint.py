@@ -32,9 +32,9 @@ def commit(qm: QueueManager, conn: Connection) -> Result:
     for name, message in uow.gets:
         _remove(qm, name, message)
     # Reports of the unit of work's puts and gets are sent when it commits (report.coa, report.cod).
-    reported = [m for _n, m in uow.puts if m.md.Report and qm.queues.get(_n) is not None]
-    if reported:
-        clauses += report.arrived(qm, reported)
+    for name, message in uow.puts:
+        if message.md.Report and qm.queues.get(name) is not None:
+            clauses += report.arrived(qm, [message], name)
     delivered = [m for _n, m in uow.gets if m.md.Report]
     if delivered:
         clauses += report.delivered(qm, delivered)

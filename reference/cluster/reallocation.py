@@ -173,6 +173,7 @@ def deliver(cluster: Cluster, qmgr: str | None, channel: str | None, indoubt: bo
             del member.transmissions[message.token]
             md = message.md.copy()
             md.AccountingToken = header.accounting
+            # The message keeps its expiry: the queue managers share one clock (expiry.tenths).
             target.add(StoredMessage(seq=target_qm.next_seq(), md=md, data=message.data,
-                                     token=target_qm.ids.new_token()))
+                                     token=target_qm.ids.new_token(), expires_at=message.expires_at))
     return Result(clauses=_unique(clauses))
