@@ -67,6 +67,68 @@ LIMITS: dict[str, tuple[str, str, str]] = {
 QUEUE_DEFAULTS = {"MaxQDepth": 5000, "MaxMsgLength": 4_194_304}
 
 
+# Options the model reads nowhere - no table of fixtures/tables and no module of reference/ names them (a test checks
+# it) - by the documented feature they belong to, which the model leaves out (fixtures/reason-codes.yaml scopes).
+# The model ignores them itself, so a mutant that ignores one is the model: equivalent (EQUIVALENT_NOTES).
+UNREAD_OPTIONS: dict[str, str] = {
+    "MQPMO_ALTERNATE_USER_AUTHORITY": "security", "MQOO_ALTERNATE_USER_AUTHORITY": "security",
+    "MQPMO_FAIL_IF_QUIESCING": "environment (the queue manager never quiesces)",
+    "MQGMO_FAIL_IF_QUIESCING": "environment (the queue manager never quiesces)",
+    "MQCO_QUIESCE": "environment (read-ahead and quiescing)",
+    "MQPMO_ASYNC_RESPONSE": "environment (client asynchronous put responses)",
+    "MQPMO_SYNC_RESPONSE": "environment (client asynchronous put responses)",
+    "MQPMO_RESOLVE_LOCAL_Q": "remote-queues (name resolution)", "MQOO_RESOLVE_LOCAL_Q": "remote-queues (name resolution)",
+    "MQOO_RESOLVE_NAMES": "remote-queues (name resolution)",
+    "MQPMO_WARN_IF_NO_SUBS_MATCHED": "publish-subscribe", "MQPMO_RETAIN": "publish-subscribe",
+    "MQPMO_SCOPE_QMGR": "publish-subscribe", "MQPMO_SUPPRESS_REPLYTO": "publish-subscribe",
+    "MQPMO_NOT_OWN_SUBS": "publish-subscribe", "MQCO_KEEP_SUB": "publish-subscribe",
+    "MQCO_REMOVE_SUB": "publish-subscribe", "MQOO_NO_MULTICAST": "publish-subscribe (multicast)",
+    "MQPMO_MD_FOR_OUTPUT_ONLY": "message-properties (message handles)",
+    "MQGMO_PROPERTIES_FORCE_MQRFH2": "message-properties", "MQGMO_NO_PROPERTIES": "message-properties",
+    "MQGMO_PROPERTIES_IN_HANDLE": "message-properties", "MQGMO_PROPERTIES_COMPATIBILITY": "message-properties",
+    "MQGMO_CONVERT": "data-conversion",
+}
+# Options the model refuses as not modelled: no conforming scenario can use them, so their mutants cannot be told
+# from the model by the suite; they are named here so that the gap stays visible.
+REFUSED_OPTIONS: dict[str, str] = {
+    "MQGMO_LOCK": "locking a browsed message (MQRC_NO_MSG_LOCKED is not-modelled in the ledger)",
+    "MQGMO_UNLOCK": "locking a browsed message (MQRC_NO_MSG_LOCKED is not-modelled in the ledger)",
+}
+# Output fields the model never sets (it returns what was put), by the feature that would set them.
+UNSET_OUTPUTS: dict[str, str] = {
+    "MD.UserIdentifier": "message-context (the identity context the queue manager would set on a put)",
+    "MD.PutApplName": "message-context (the origin context the queue manager would set on a put)",
+}
+
+
+def equivalent_notes() -> dict[str, str]:
+    """The family mutants that cannot differ from the model, each with the argument (merged into
+    adapters/mutants.py EQUIVALENT)."""
+    notes = {}
+    for option, scope in UNREAD_OPTIONS.items():
+        notes[f"{OPTION_IGNORED}:{option}"] = (
+            f"the model reads {option} nowhere (no table row and no model code names it; {scope} is outside the "
+            "model), so it ignores the option itself and the mutant is the model")
+    notes[f"{OPTION_IGNORED}:MQOO_FAIL_IF_QUIESCING"] = (
+        "the model names MQOO_FAIL_IF_QUIESCING only among the options an open of a cluster queue with no local "
+        "instance accepts (reference/cluster/binding.py OO_OUTPUT_ONLY), where leaving it out is accepted alike; "
+        "the queue manager never quiesces, so ignoring it changes no outcome of the model")
+    for option, why in REFUSED_OPTIONS.items():
+        notes[f"{OPTION_IGNORED}:{option}"] = (
+            f"not modelled: the model refuses {option} ({why}), so no conforming scenario can use it and nothing "
+            "the suite runs can tell the mutant from the model; a gap named, not a proof")
+    for field, why in UNSET_OUTPUTS.items():
+        notes[f"{OUTPUT_UNSET}:{field}"] = (
+            f"the model never sets {field} ({why} is outside the model): it returns the value put, as the mutant "
+            "does, so the mutant is the model")
+    for delta in ("+1", "-1"):
+        notes[f"{LIMIT}:MsgMarkBrowseInterval:{delta}"] = (
+            "IBM calls the interval approximate (browse-mark.coop-mark-lapses decision): an implementation may "
+            "unmark a millisecond earlier or later, and the scenarios step well past the interval (as for "
+            "mark-lapses-one-ms-early)")
+    return notes
+
+
 def option_ignored_names() -> Iterator[str]:
     """``option-ignored`` mutants: one per single-bit option of MQPMO, MQGMO, MQOO and MQCO."""
     for family in OPTION_CALLS:

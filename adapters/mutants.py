@@ -32,7 +32,7 @@ from reference.result import Result
 from reference.tables import OptionRules, Spec, Table, default_spec
 
 from .base import AdapterError
-from .families import family_of_mutant, load_family_mutant
+from .families import equivalent_notes, family_of_mutant, load_family_mutant
 from .reference import ReferenceAdapter
 
 PREFIX = "mutant:"
@@ -840,6 +840,9 @@ EQUIVALENT: dict[str, str] = {
         "the documents do not say whether the segments a queue manager makes share one MsgId "
         "(segmentation.msgid-shared is a decision, and scenarios do not depend on it): both behaviours conform"),
 }
+
+
+EQUIVALENT.update(equivalent_notes())
 
 
 def semantic_mutant_names() -> list[str]:
