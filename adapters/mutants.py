@@ -191,7 +191,7 @@ class _Qm(QueueManager):
 
     def _queue_of(self, hobj: int):
         handle = self.handles.get(hobj)
-        return self.queues[handle.queue] if handle is not None else None
+        return self.queues.get(handle.queue) if handle is not None else None  # None once a dynamic queue is deleted
 
     def _new_messages(self, hobj: int, before: int):
         queue = self._queue_of(hobj)

@@ -141,3 +141,21 @@ def test_summary_and_markdown_name_the_survivors():
 def test_cli_has_a_strength_command():
     args = build_parser().parse_args(["strength", "--profile", "thorough", "--only", "x", "--no-tests"])
     assert args.command == "strength" and args.profile == "thorough" and args.no_tests
+
+
+def test_a_mutant_answers_a_handle_to_a_deleted_dynamic_queue_as_the_model_does():
+    """A campaign against a served mutant found it raising KeyError here where the model says MQRC_Q_DELETED: a
+    mutant's own bug, reported as the implementation's."""
+    from reference.calls import Call
+
+    for adapter in (ReferenceAdapter(), load_mutant(PREFIX + "destructive-get-keeps-marks")):
+        adapter.reset()
+        calls = [("define_queue", {"name": "TEMP.MODEL", "QType": "MQQT_MODEL"}),
+                 ("open", {"handle": "c", "queue": "TEMP.MODEL", "DynamicQName": "DYN.A",
+                           "Options": ["MQOO_INPUT_SHARED", "MQOO_OUTPUT"]}),
+                 ("open", {"handle": "o", "queue": "DYN.A", "Options": ["MQOO_INPUT_SHARED"]}),
+                 ("close", {"handle": "c", "Options": ["MQCO_DELETE_PURGE"]}),
+                 ("get", {"handle": "o", "GMO": {"Options": ["MQGMO_SYNCPOINT"]}})]
+        outcomes = [adapter.execute(Call(op, args)) for op, args in calls]
+        assert [o.error for o in outcomes] == [None] * 5, [o.error for o in outcomes]
+        assert outcomes[-1].Reason == "MQRC_Q_DELETED", adapter.name
