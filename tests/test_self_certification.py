@@ -84,7 +84,9 @@ def test_a_served_implementation_that_diverges_keeps_its_minimal_scenario_in_the
     summary = (run / "summary.md").read_text()  # Markdown, where the implementation's text is escaped
     assert "differs from the model on put" in summary and "MD.GroupId: " in summary
     row = "put.logical-order.table1.row5"
-    assert row in divergence["clauses"] and failure["clauses"] == [row], failure
+    # blamed: the machine's declared clauses among those the model applied at the diverging put (the row, and
+    # whichever others the shrunk put's flags reach)
+    assert row in failure["clauses"] and set(failure["clauses"]) <= set(divergence["clauses"]), failure
     assert failure["sequence"] == divergence["sequence"] and failure["sequence"][-1]["op"] == "put"
     page = (run / "conformance.html").read_text()
     assert "minimal call sequence" in page and "divergences/divergence-groupsmachine.yaml" in page
