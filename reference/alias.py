@@ -37,7 +37,9 @@ def resolve(qm: QueueManager, alias: QueueDefinition) -> LocalQueue | Result:
 
 
 def definition_of(qm: QueueManager, name: str) -> QueueDefinition | None:
-    """The alias definition a handle was opened through ("" or a deleted alias: None)."""
+    """The alias definition a handle was opened through ("" or a deleted alias: None), whose defaults and
+    inhibitions count for the handle's puts and gets (queue.alias.def-priority, queue.alias.inhibit-put,
+    queue.alias.inhibit-get)."""
     if not name:
         return None
     found = qm.queues.get(name)

@@ -87,11 +87,6 @@ def delete(qm: QueueManager, name: str) -> None:
             handle.deleted = True
 
 
-def is_dynamic(definition: QueueDefinition) -> bool:
-    """Whether a queue is a dynamic queue (made by MQOPEN of a model)."""
-    return definition.DefinitionType in (PERMANENT, TEMPORARY)
-
-
 def uncommitted(queue: LocalQueue) -> bool:
-    """Whether a unit of work still has gets or puts outstanding against the queue."""
+    """Whether a unit of work still has gets or puts outstanding against the queue (close.delete.uncommitted)."""
     return any(message.uow is not None for message in queue.messages.values())

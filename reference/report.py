@@ -33,6 +33,7 @@ APPL_FIRST, APPL_LAST = VALUES["MQMT_APPL_FIRST"], VALUES["MQMT_APPL_LAST"]
 FEEDBACK_LAST = VALUES["MQFB_APPL_LAST"]
 REJECT_UNSUP = VALUES["MQRO_REJECT_UNSUP_MASK"]
 PASS_MSG_ID, PASS_CORREL_ID = VALUES["MQRO_PASS_MSG_ID"], VALUES["MQRO_PASS_CORREL_ID"]
+PASS_DISCARD_AND_EXPIRY, DISCARD_MSG = VALUES["MQRO_PASS_DISCARD_AND_EXPIRY"], VALUES["MQRO_DISCARD_MSG"]
 MQQT_ALIAS = VALUES["MQQT_ALIAS"]
 MQPER_PERSISTENT = VALUES["MQPER_PERSISTENT"]
 MQQDT_TEMPORARY_DYNAMIC = VALUES["MQQDT_TEMPORARY_DYNAMIC"]
@@ -115,6 +116,12 @@ def _send(qm: QueueManager, original: StoredMessage, kind: str, how_much: int, w
         return clauses + ["report.undeliverable"]
     md = MQMD(Version=MQMD_VERSION_2, MsgType=MQMT_REPORT, Feedback=feedback, Persistence=source.Persistence,
               Priority=source.Priority, ReplyToQMgr=qm.name)
+    expires_at = None
+    if source.Report & PASS_DISCARD_AND_EXPIRY:
+        # The report inherits MQRO_DISCARD_MSG and the original's remaining expiry (report.pass-discard-and-expiry).
+        md.Report = source.Report & (DISCARD_MSG | PASS_DISCARD_AND_EXPIRY)
+        expires_at = original.expires_at
+        clauses.append("report.pass-discard-and-expiry")
     md.MsgId = source.MsgId if source.Report & PASS_MSG_ID else qm.ids.new_id()
     md.CorrelId = source.CorrelId if source.Report & PASS_CORREL_ID else source.MsgId
     if body:
@@ -125,7 +132,9 @@ def _send(qm: QueueManager, original: StoredMessage, kind: str, how_much: int, w
         md.OriginalLength = len(original.data)
         clauses.append("report.segment-original-length")
     md.PutDate, md.PutTime = qm.clock.put_date_time()
-    queue.add(StoredMessage(qm.next_seq(), md, body, qm.ids.new_token()))
+    if expires_at is not None:
+        md.Expiry = -(-(expires_at - qm.clock.now_ms) // 100)
+    queue.add(StoredMessage(qm.next_seq(), md, body, qm.ids.new_token(), expires_at=expires_at))
     return clauses + ["report.on-reply-queue"]
 
 
