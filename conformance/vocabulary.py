@@ -321,10 +321,14 @@ def put_version_1(flags, seq, offset):
 
 
 @rule(seq=OneOf((1, 2)), offset=OneOf((0, 1)), match=SomeOf(_names("MQMO", "MATCH_MSG_SEQ_NUMBER", "MATCH_OFFSET",
-                                                                    "MATCH_GROUP_ID"), 2))
-def get_logical_matching(seq, offset, match):
-    return [_call("get", handle="h", MD={"MsgSeqNumber": seq, "Offset": offset},
-                  GMO={"Options": ["MQGMO_LOGICAL_ORDER"], "MatchOptions": list(match)})]
+                                                                    "MATCH_GROUP_ID"), 2), logical=BOOL,
+      md_version=OneOf((2, 2, 1)))
+def get_logical_matching(seq, offset, match, logical, md_version):
+    md: dict[str, Any] = {"MsgSeqNumber": seq, "Offset": offset}
+    if md_version == 1:
+        md["Version"] = 1
+    return [_call("get", handle="h", MD=md,
+                  GMO={"Options": ["MQGMO_LOGICAL_ORDER"] if logical else [], "MatchOptions": list(match)})]
 
 
 @rule(browse_=OneOf((["MQGMO_BROWSE_FIRST"], ["MQGMO_BROWSE_NEXT"])), complete=BOOL)
@@ -410,9 +414,10 @@ def reopen_browser(browser):
     return _reopen(browser, BROWSER_OPTIONS)
 
 
-@rule(browser=OneOf(("d1", "d2", "h")), buffer=OneOf((0, 1)))
-def browse_truncated(browser, buffer):
-    return [_get(["MQGMO_BROWSE_NEXT"], handle=browser, BufferLength=buffer)]
+@rule(browser=OneOf(("d1", "d2", "h")), buffer=OneOf((0, 1)), then=OneOf(("", "", "MQGMO_MSG_UNDER_CURSOR")))
+def browse_truncated(browser, buffer, then):
+    calls = [_get(["MQGMO_BROWSE_NEXT"], handle=browser, BufferLength=buffer)]
+    return calls + ([_get([then], handle=browser)] if then else [])
 
 
 BROWSE_MARK = Area(
@@ -600,7 +605,7 @@ def put_to(queue, priority, persistence, length):
                   "Persistence": persistence}, data={"fill": "q", "length": length})]
 
 
-@rule(queue=OneOf(("LIMITED", "Q1")), wait=OneOf((None, 0, 500)), weight=2)
+@rule(queue=OneOf(("LIMITED", "Q1")), wait=OneOf((None, 0, 500, -5)), weight=2)
 def get_from(queue, wait):
     gmo: dict[str, Any] = {"Options": ["MQGMO_WAIT"] if wait is not None else []}
     if wait:
@@ -669,7 +674,8 @@ DYNAMIC_NAMES = ("DYN.A", "DYN.B", "DYN.*")
 DYNAMIC_CLOSE_OPTIONS = names_within(option_names("MQCO"), frozenset({"core", "dynamic-queues"}))
 
 
-@rule(kind=OneOf(tuple(MODELS)), name=OneOf(DYNAMIC_NAMES), handle=OneOf(("c", "c", "d")), weight=3)
+@rule(kind=OneOf(tuple(MODELS)), name=OneOf(DYNAMIC_NAMES + ("BAD*NAME",)), handle=OneOf(("c", "c", "d")),
+      weight=3)
 def open_model(kind, name, handle):
     return [_open(handle, ["MQOO_INPUT_SHARED", "MQOO_OUTPUT", "MQOO_INQUIRE"], MODELS[kind], DynamicQName=name)]
 
@@ -679,8 +685,10 @@ def open_dynamic(handle, name):
     return [_open(handle, ["MQOO_OUTPUT", "MQOO_INPUT_SHARED", "MQOO_INQUIRE"], name)]
 
 
-@rule(handle=OneOf(("c", "d", "o")), persistent=BOOL, syncpoint=BOOL, weight=3)
+@rule(handle=OneOf(("c", "d", "o", "model")), persistent=BOOL, syncpoint=BOOL, weight=3)
 def put_dynamic(handle, persistent, syncpoint):
+    if handle == "model":
+        return [_call("put1", queue="TEMP.MODEL", data="m")]
     return [_put(False, syncpoint, (), persistent, "d", handle=handle)]
 
 
@@ -767,7 +775,7 @@ def set_attribute(selector, pick, value, handle, count):
         chosen = values[value % len(values)]
     else:
         chosen = value
-    selectors = [selector] * max(count, 1)
+    selectors = [selector] * (max(count, 1) if pick % 10 else 300)
     return [_call("set", handle=handle, Selectors=selectors, IntAttrs=[chosen] * count)]
 
 
@@ -846,6 +854,73 @@ ALIAS = Area(
      {"op": "define_queue", "name": "AX", "QType": "MQQT_ALIAS", "BaseQName": "NOSUCHQ"},
      _open("h", HANDLE_OPTIONS + ["MQOO_INQUIRE"]), _open("a", ["MQOO_OUTPUT", "MQOO_INPUT_SHARED", "MQOO_INQUIRE"], "A1")),
     (open_alias, put_alias, put1_alias, get_alias, inhibit_alias, inquire_alias), clauses=("queue.alias",))
+
+
+# -- expiry and reports -------------------------------------------------------------------------------------
+
+@rule(expiry=OneOf((-1, 0, -5, 1, 20, 50)), syncpoint=BOOL, put1_=OneOf((False, False, True)), weight=3)
+def put_expiring(expiry, syncpoint, put1_):
+    md = {"Expiry": expiry}
+    if put1_:
+        return [_call("put1", queue="Q1", MD=md, data="e")]
+    return [_call("put", handle="h", PMO={"Options": ["MQPMO_SYNCPOINT"] if syncpoint else []}, MD=md, data="e")]
+
+
+@rule(milliseconds=OneOf((100, 1000, 3000)), weight=2)
+def clock_moves(milliseconds):
+    return [_call("advance_clock", milliseconds=milliseconds)]
+
+
+@rule(browse_=BOOL, weight=2)
+def get_expiring(browse_):
+    return [_get(["MQGMO_BROWSE_FIRST"] if browse_ else [])]
+
+
+@rule()
+def depth():
+    return [_call("inquire", handle="h", Selectors=["MQIA_CURRENT_Q_DEPTH"])]
+
+
+EXPIRY = Area(
+    "expiry", "Message expiry on the model's clock: expired messages never returned and discarded, the remaining "
+    "Expiry returned, invalid Expiry refused", frozenset({"core", "expiry", "units-of-work"}),
+    ({"op": "define_queue", **QUEUE}, _open("h", ALL_ACCESS)),
+    (put_expiring, clock_moves, get_expiring, depth, end_unit_of_work), clauses=("expiry",))
+
+
+REPORT_OPTIONS = names_within(option_names("MQRO"), frozenset({"core", "reports", "expiry", "segmentation"}))
+
+
+@rule(report=SomeOf(REPORT_OPTIONS, 2), reply=OneOf(("REPLYQ", "REPLYQ", "", "NOSUCHQ")),
+      msg_type=OneOf((None, None, "MQMT_REQUEST", "MQMT_DATAGRAM", 99)), feedback=OneOf((None, None, 5)),
+      qmgr=OneOf(("", "", "QM1")), syncpoint=BOOL, length=OneOf((5, 150)), put1_=BOOL, weight=4)
+def put_reporting(report, reply, msg_type, feedback, qmgr, syncpoint, length, put1_):
+    md: dict[str, Any] = {"Report": report}
+    if reply:
+        md["ReplyToQ"] = reply
+    if qmgr:
+        md["ReplyToQMgr"] = qmgr
+    if msg_type is not None:
+        md["MsgType"] = msg_type
+    if feedback is not None:
+        md["Feedback"] = feedback
+    data = {"fill": "r", "length": length}
+    if put1_:
+        return [_call("put1", queue="Q1", MD=md, data=data)]
+    return [_call("put", handle="h", PMO={"Options": ["MQPMO_SYNCPOINT"] if syncpoint else []}, MD=md, data=data)]
+
+
+@rule(handle=OneOf(("h", "r", "r")), complete=BOOL, weight=3)
+def get_report(handle, complete):
+    return [_get(["MQGMO_COMPLETE_MSG"] if complete and handle == "h" else [], handle=handle)]
+
+
+REPORTS = Area(
+    "reports", "Request, reply and report messages: report options, ReplyToQ, MsgType and Feedback, COA and COD "
+    "reports on the reply queue", frozenset({"core", "reports", "expiry", "segmentation", "units-of-work"}),
+    ({"op": "define_queue", **QUEUE}, {"op": "define_queue", "name": "REPLYQ"}, _open("h", ALL_ACCESS),
+     _open("r", ["MQOO_INPUT_SHARED", "MQOO_BROWSE"], "REPLYQ")),
+    (put_reporting, get_report, clock_moves, end_unit_of_work), clauses=("report",))
 
 
 # -- clusters -----------------------------------------------------------------------------------------------
@@ -988,7 +1063,7 @@ CLUSTER = Area(
 
 
 AREAS: dict[str, Area] = {a.name: a for a in (GROUPS, SEGMENTATION, BROWSE_MARK, OPTIONS, MATCHING, UNITS_OF_WORK,
-                                              QUEUES, DYNAMIC, SET, ALIAS, CLUSTER)}
+                                              QUEUES, DYNAMIC, SET, ALIAS, EXPIRY, REPORTS, CLUSTER)}
 
 
 # -- table-directed generation ------------------------------------------------------------------------------
