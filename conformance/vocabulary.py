@@ -348,7 +348,7 @@ GROUPS = Area(
     frozenset({"core", "groups", "segmentation", "units-of-work"}), ({"op": "define_queue", **QUEUE}, _open("h", HANDLE_OPTIONS)),
     (put, put_explicit, get, get_by_group, browse, end_unit_of_work, reopen, put1, put_version_1,
      get_logical_matching, get_under_cursor, put_unknown_flags),
-    ("put.logical-order.table1", "put.group-consistency", "put.close-outcome.table2", "get.logical-order.table4"), clauses=("put.logical-order", "put.group-consistency", "put.close-outcome", "get.logical-order", "msgflags"))
+    ("put.logical-order.table1", "put.group-consistency", "put.close-outcome.table2", "get.logical-order.table4"), clauses=("put.logical-order", "put.group-consistency", "put.close-outcome", "get.logical-order"))
 
 
 # -- segmentation by the queue manager ----------------------------------------------------------------------
