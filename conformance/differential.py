@@ -213,8 +213,9 @@ def replay(trace: list[dict[str, Any]], model: Adapter, impl: Adapter,
 def shrink(found: dict[str, Any], model: Adapter, impl: Adapter, max_replays: int = MAX_REPLAYS,
            policy: dict[str, Any] = POLICY) -> tuple[list[dict[str, Any]], int]:
     """The shortest sub-sequence of a diverging trace found that still diverges the same way (same call, same
-    fields), by delta debugging over the calls after the set-up, each candidate replayed live; and the number
-    of live replays spent. A candidate whose start was already seen to diverge is not replayed again."""
+    fields), by delta debugging over the calls after the set-up, each candidate replayed live (a candidate whose
+    start was already seen to diverge is not replayed again); then with each option or flag name dropped from
+    the calls kept where the divergence stays the same. Returns the replayed steps and the live replays spent."""
     trace, fixed, wanted = found["trace"], found["set_up"], found["signature"]
     diverged: set[tuple[int, ...]] = set()  # index prefixes seen to diverge as wanted
     replays = 0
@@ -254,7 +255,41 @@ def shrink(found: dict[str, Any], model: Adapter, impl: Adapter, max_replays: in
                 break
             granularity = min(granularity * 2, len(body))
     final = [trace[i] for i in head + body]
+    # then fewer options and flags on the calls kept: each name dropped if the divergence stays the same
+    for position in range(len(head), len(final)):
+        for path, names in _option_lists(final[position]["args"]):
+            for name in list(names):
+                if replays >= max_replays:
+                    break
+                entry = {**final[position], "args": _without(final[position]["args"], path, name)}
+                candidate = final[:position] + [entry] + final[position + 1:]
+                replays += 1
+                steps = replay(candidate, model, impl, policy)
+                if steps[-1]["problems"] and signature(steps[-1]["op"], steps[-1]["problems"]) == wanted \
+                        and len(steps) > position:
+                    final = candidate[:len(steps)]
+            if position >= len(final):
+                break
     return replay(final, model, impl, policy), replays + 1
+
+
+def _option_lists(args: dict[str, Any], path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], list[str]]]:
+    """The option and flag lists in a call's arguments (``Options``, ``PMO.Options``, ``MD.MsgFlags``...), with
+    their paths."""
+    found = []
+    for key, value in args.items():
+        if isinstance(value, dict):
+            found += _option_lists(value, path + (key,))
+        elif key in ("Options", "MsgFlags") and isinstance(value, list) and value:
+            found.append((path + (key,), list(value)))
+    return found
+
+
+def _without(args: dict[str, Any], path: tuple[str, ...], name: str) -> dict[str, Any]:
+    """``args`` with ``name`` taken out of the list at ``path``."""
+    if len(path) == 1:
+        return {**args, path[0]: [item for item in args[path[0]] if item != name]}
+    return {**args, path[0]: _without(args[path[0]], path[1:], name)}
 
 
 SETUP_SECTIONS = {"define_queue": "queues", "define_channel": "channels"}

@@ -82,3 +82,17 @@ def test_cluster_machine_catches_priority_evaluated_before_channel_state():
     assert any(r.id == "cluster.workload.channel-state" for r in default_spec()["cluster.workload"].rows)
     _caught(ClusterMachine, "mutant:row-moved:cluster.workload.channel-priority:5", max_examples=300,
             stateful_step_count=15, phases=NO_SHRINK)
+
+
+def test_an_expected_option_list_with_bits_no_name_defines_is_written_as_the_fields_number():
+    """A minimal scenario must load: the scenario language takes an option field as names or a number, never the
+    outcome's residue of unnamed bits (``0x01000000``), so such an expectation is the field's number."""
+    from conformance.compare import Identities, load_policy, symbolic
+    from conformance.schema import validate_scenario
+    from reference.calls import Outcome
+
+    outcome = Outcome(CompCode="MQCC_OK", Reason="MQRC_NONE", MD={"MsgFlags": ["MQMF_SEGMENT", "0x01000000"]})
+    expect = symbolic(outcome, Identities(), "left", load_policy())
+    assert expect["MD"]["MsgFlags"] == 0x01000002
+    validate_scenario({"id": "x", "title": "x", "clauses": ["put.msgid.generated"], "setup": {"queues": [{"name": "Q1"}]},
+                       "steps": [{"put": {"handle": "h", "data": "a"}, "expect": expect}]})
