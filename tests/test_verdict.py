@@ -226,3 +226,12 @@ def test_killing_the_test_subprocess_midway_gives_an_incomplete_report_and_exit_
     assert "INCOMPLETE" in (tmp_path / "run" / "badge.svg").read_text()
     assert 'id="incomplete"' in (tmp_path / "run" / "conformance.html").read_text()
     assert report["verdict"]["headline"] in done.stdout
+
+
+def test_strict_mode_is_claimed_on_the_command_line_and_kept_by_the_run(tmp_path, capsys):
+    scenarios = str(REPO / "fixtures" / "scenarios" / "close")
+    assert cli.main(["run", "--no-campaign", "--strict", "--output", str(tmp_path / "s"), "--scenarios", scenarios]) == 0
+    report = json.loads((tmp_path / "s" / "conformance.json").read_text())
+    assert report["strict"] and report["verdict"]["strict"]
+    assert json.loads((tmp_path / "s" / "run.json").read_text())["strict"]  # mqconf report rebuilds it strict
+    assert "strict" in (tmp_path / "s" / "summary.md").read_text().split("\n\n")[2]
