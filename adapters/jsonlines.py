@@ -410,6 +410,8 @@ class JsonLinesAdapter:
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise AdapterError("jsonlines: no command given (write jsonlines:PROGRAM [ARGUMENTS...])")
+        if os.name != "posix":  # select() on pipes, process groups: the server's lifetime needs a POSIX system
+            raise AdapterError("jsonlines: servers can be run on POSIX systems (Linux, macOS) only")
         self.command = argv
         self.timeout = _seconds(timeout, TIMEOUT_ENV, DEFAULT_TIMEOUT)
         self.start_timeout = _seconds(start_timeout, START_TIMEOUT_ENV, max(DEFAULT_START_TIMEOUT, self.timeout))

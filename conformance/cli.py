@@ -210,7 +210,12 @@ def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path 
                 if junit_detour.exists():
                     shutil.move(junit_detour, junit)
                 shutil.rmtree(junit_detour.parent, ignore_errors=True)
-    records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    records = []
+    for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            records.append(json.loads(line))
+        except ValueError:  # a last line cut short by a killed pytest
+            continue
     tests = [r for r in records if r.get("kind") == "test"]
     failed = [r for r in tests if r["status"] in (FAILED, ERROR, UNEXPECTED_PASS)]
     counts = {s: sum(1 for r in tests if r["status"] == s) for s in (PASSED, NOT_CLAIMED, EXPECTED_FAILURE)}

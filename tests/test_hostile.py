@@ -72,6 +72,11 @@ def thorough(request):
         pytest.skip("a slow attack: runs with --mq-profile thorough")
 
 
+# On a parameter: that case runs in the thorough profile only (pytest evaluates the condition with the config).
+THOROUGH = pytest.mark.skipif("config.getoption('--mq-profile') != 'thorough'",
+                              reason="a slower case of this attack: runs with --mq-profile thorough")
+
+
 def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -120,10 +125,10 @@ def put_scenario(tmp_path) -> Path:
     ("orphan", 'the server exited during call 3 (put): exit status 4; last stderr line: "toy: leaving a child behind"'),
     ("half_line_exit", "the server exited during call 3 (put): exit status 6"),
     ("half_line", 'no answer to call 3 (put) within 1 s (it wrote 34 bytes with no newline: '),
-    ("no_read", "no answer to call 1 (define_queue) within 1 s"),
+    pytest.param("no_read", "no answer to call 1 (define_queue) within 1 s", marks=THOROUGH),
     ("orphan_at_bye", None),
-    ("stderr_flood", None),
-])
+    pytest.param("stderr_flood", None, marks=THOROUGH),
+], ids=["orphan", "half-line-exit", "half-line", "no-read", "orphan-at-bye", "stderr-flood"])
 def test_a_broken_server_costs_one_line_and_no_hang(name, expected, put_scenario, tmp_path):
     pidfile = tmp_path / "orphan.pid"
     result = budgeted([*MQCONF, "scenario", str(put_scenario), "--adapter", server(name)], seconds=20,
@@ -221,7 +226,11 @@ HOSTILE_FILES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(HOSTILE_FILES))
+QUICK_FILES = {"flow-30000", "dashes-3000", "bomb-in-title", "alias-cycle", "title-a-list"}
+
+
+@pytest.mark.parametrize("name", [name if name in QUICK_FILES else pytest.param(name, marks=THOROUGH)
+                                  for name in sorted(HOSTILE_FILES)])
 def test_a_hostile_scenario_file_is_one_line_naming_file_and_line(name, tmp_path):
     text, expected = HOSTILE_FILES[name]
     path = tmp_path / f"{name}.yaml"
@@ -266,8 +275,12 @@ def output_commands(target: str) -> dict[str, list[str]]:
     }
 
 
-@pytest.mark.parametrize("command", ["run", "strength", "campaign", "matrix"])
-@pytest.mark.parametrize("where", ["a-file", "below-a-file", "unwritable"])
+QUICK_OUTPUTS = {("run", "a-file"), ("strength", "below-a-file"), ("campaign", "unwritable"), ("matrix", "a-file")}
+
+
+@pytest.mark.parametrize(("command", "where"), [
+    (command, where) if (command, where) in QUICK_OUTPUTS else pytest.param(command, where, marks=THOROUGH)
+    for command in ("run", "strength", "campaign", "matrix") for where in ("a-file", "below-a-file", "unwritable")])
 def test_an_output_folder_that_cannot_be_written_is_one_line_before_any_work(command, where, tmp_path):
     (tmp_path / "file").write_text("not a folder")
     target = {"a-file": tmp_path / "file", "below-a-file": tmp_path / "file" / "below",
@@ -330,10 +343,10 @@ def finished_run(tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize(("name", "content", "expected"), [
     ("run.json", bytes(range(256)) * 8, "run.json: not UTF-8 text"),
-    ("results.jsonl", b"\xff\xfe" * 100, "results.jsonl: not UTF-8 text"),
+    pytest.param("results.jsonl", b"\xff\xfe" * 100, "results.jsonl: not UTF-8 text", marks=THOROUGH),
     ("run.json", b"[" * 100000, "run.json: nested too deeply to read"),
-    ("run.json", b"[]", "run.json: not a run record"),
-])
+    pytest.param("run.json", b"[]", "run.json: not a run record", marks=THOROUGH),
+], ids=["binary-run-json", "binary-results", "deep-run-json", "list-run-json"])
 def test_report_on_a_broken_run_folder_is_one_line(name, content, expected, finished_run, tmp_path):
     broken = tmp_path / "broken"
     shutil.copytree(finished_run, broken)
@@ -344,9 +357,9 @@ def test_report_on_a_broken_run_folder_is_one_line(name, content, expected, fini
 
 @pytest.mark.parametrize(("content", "expected"), [
     (bytes(range(256)) * 8, "conformance.json: not UTF-8 text"),
-    (b"[" * 100000, "conformance.json: nested too deeply to read"),
-    (b'{"no": "summary"}', "conformance.json: not a conformance report"),
-])
+    pytest.param(b"[" * 100000, "conformance.json: nested too deeply to read", marks=THOROUGH),
+    pytest.param(b'{"no": "summary"}', "conformance.json: not a conformance report", marks=THOROUGH),
+], ids=["binary", "deep", "no-summary"])
 def test_compare_and_matrix_on_a_broken_report_are_one_line(content, expected, finished_run, tmp_path):
     broken = tmp_path / "broken"
     shutil.copytree(finished_run, broken)
