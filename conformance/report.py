@@ -774,10 +774,12 @@ def write_reports(directory: Path, registry: Registry) -> dict[str, Path]:
     validate_report(report)
     paths = {"json": directory / "conformance.json", "html": directory / "conformance.html",
              "summary": directory / "summary.md", "badge": directory / "badge.svg"}
-    paths["json"].write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    paths["html"].write_text(render_report(report), encoding="utf-8")
-    paths["summary"].write_text(render_summary(report), encoding="utf-8")
-    paths["badge"].write_text(badge_for(report), encoding="utf-8")
+    for kind, text in (("json", json.dumps(report, indent=2) + "\n"), ("html", render_report(report)),
+                       ("summary", render_summary(report)), ("badge", badge_for(report))):
+        try:
+            paths[kind].write_text(text, encoding="utf-8")
+        except OSError as exc:  # a full disk: name the file
+            raise OSError(exc.errno, exc.strerror, str(paths[kind])) from None
     return paths
 
 
