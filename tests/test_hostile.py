@@ -166,6 +166,27 @@ def test_a_scenario_has_a_total_time_budget(put_scenario):
     assert result.seconds < 10
 
 
+def test_sigkill_of_mqconf_kills_its_server(put_scenario, tmp_path):
+    pidfile = tmp_path / "server.pid"
+    process = subprocess.Popen([*MQCONF, "scenario", str(put_scenario), "--adapter", server("hang")], cwd=REPO,
+                               env={**os.environ, "PYTHONPATH": str(REPO), "MQCONF_TEST_SERVER_PIDFILE": str(pidfile)},
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pidfile.exists(), "the server never started"
+        time.sleep(1)  # the server is now in its put, asleep for an hour (it would not even notice its input close)
+        process.kill()
+        process.wait()
+        assert wait_gone(int(pidfile.read_text()), 5), "the server outlived mqconf (no parent-death signal)"
+    finally:
+        if process.poll() is None:
+            process.kill()
+        if pidfile.exists() and alive(int(pidfile.read_text())):
+            os.kill(int(pidfile.read_text()), signal.SIGKILL)
+
+
 def test_sigkill_of_mqconf_run_kills_its_pytest_child(tmp_path, thorough):
     output = tmp_path / "run"
     process = subprocess.Popen([*MQCONF, "run", "--output", str(output), "--no-campaign"], cwd=REPO,

@@ -8,6 +8,7 @@ Plain Python that imports nothing of the suite: a server needs no code of ours.
 """
 
 import json
+import os
 import sys
 
 HELLO = {"type": "hello", "protocol": 1, "implementation": {"name": "toy", "version": "1"}, "capabilities": ["core"]}
@@ -21,6 +22,9 @@ def reply(message: dict) -> None:
 def run(fault=None, hello: dict = HELLO, reset: dict | None = None) -> None:
     """Serve standard input until bye; ``fault(request)`` answers each put call instead; ``reset`` replaces the
     answer to reset."""
+    if os.environ.get("MQCONF_TEST_SERVER_PIDFILE"):  # for the tests that check the server dies with the suite
+        with open(os.environ["MQCONF_TEST_SERVER_PIDFILE"], "w") as pidfile:
+            pidfile.write(str(os.getpid()))
     for line in sys.stdin:
         request = json.loads(line)
         if request["type"] == "hello":
