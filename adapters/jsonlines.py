@@ -290,9 +290,13 @@ class _Server:
                 if answer is None:
                     answer = self._take_line()
                 continue
-            if not readable and not writable and self.proc.poll() is not None:
+            if self._out not in readable and self.proc.poll() is not None:
                 # Exited: a last look at what it wrote before, then no more waiting for a child holding the pipe.
-                if self._read_stdout() and answer is None:
+                for _ in range(self.max_line // 65536 + 2):
+                    before = len(self._buffer)
+                    if not self._read_stdout() or len(self._buffer) == before:
+                        break
+                if answer is None:
                     answer = self._take_line()
                 if answer is None or pending:
                     return ("exited", None)

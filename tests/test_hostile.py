@@ -157,6 +157,17 @@ def test_the_adapter_reports_an_exit_at_once_although_a_child_holds_the_output(t
     assert wait_gone(int((tmp_path / "pid").read_text()))
 
 
+def test_an_answer_written_just_before_exiting_is_read_whole():
+    from adapters.jsonlines import JsonLinesAdapter
+    from reference.calls import Call
+
+    with JsonLinesAdapter([sys.executable, str(SERVERS / "answer_and_exit.py")], timeout=10) as adapter:
+        outcome = adapter.execute(Call("put", {"handle": "h", "data": "x"}))
+        assert outcome.error == "x" * 200000
+        after = adapter.execute(Call("commit", {}))
+        assert after.error.startswith("the server exited during call 2 (commit): exit status 0")
+
+
 def test_a_scenario_has_a_total_time_budget(put_scenario):
     result = budgeted([*MQCONF, "scenario", str(put_scenario), "--adapter", server("slow")], seconds=20,
                       env={"MQCONF_JSONLINES_TIMEOUT": "5", "MQCONF_JSONLINES_SCENARIO_TIMEOUT": "1"})
