@@ -252,11 +252,14 @@ def main() -> None:
     print(f"floor (deque, fresh MsgId): {floor:>12,.0f} put+get pairs/s  ({1e6 / floor:.2f} us a pair)")
     print(f"contract only (no MQ rule): {contract:>12,.0f} pairs/s  floor/it    = {floor / contract:5.1f}x "
           "(the API's own cost: see contract_pairs)")
-    print(f"model, ungrouped:           {plain:>12,.0f} pairs/s  floor/model = {floor / plain:5.1f}x (target <= 10x)")
-    print(f"model, logical-order groups:{grouped:>12,.0f} pairs/s  floor/model = {floor / grouped:5.1f}x (target <= 20x)")
+    print(f"model, ungrouped:           {plain:>12,.0f} pairs/s  floor/model = {floor / plain:5.1f}x  "
+          f"model against the contract line = {contract / plain:4.2f}x (target <= 2x)")
+    print(f"model, logical-order groups:{grouped:>12,.0f} pairs/s  floor/model = {floor / grouped:5.1f}x  "
+          f"model against the contract line = {contract / grouped:4.2f}x")
     print("  the same with the caller's MQMD, MQPMO and MQGMO built once and reused (as MQI programs do):")
     print(f"contract only, reused:      {contract_reused:>12,.0f} pairs/s  floor/it    = {floor / contract_reused:5.1f}x")
-    print(f"model, ungrouped, reused:   {plain_reused:>12,.0f} pairs/s  floor/model = {floor / plain_reused:5.1f}x")
+    print(f"model, ungrouped, reused:   {plain_reused:>12,.0f} pairs/s  floor/model = {floor / plain_reused:5.1f}x  "
+          f"model against the contract line = {contract_reused / plain_reused:4.2f}x (target <= 2x)")
     print(f"model, groups, reused:      {grouped_reused:>12,.0f} pairs/s  floor/model = {floor / grouped_reused:5.1f}x")
 
     depths = [10**2, 10**3, 10**4] if args.quick else [10**2, 10**3, 10**4, 10**5]

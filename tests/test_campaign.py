@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -199,3 +200,16 @@ def test_a_missing_java_is_a_message_saying_what_to_install(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     with pytest.raises(CampaignError, match="Java 17 or later.*openjdk-17"):
         campaign_spark.java_version()
+
+
+def test_a_moved_campaign_stays_readable_its_summary_naming_files_inside_its_folder(tmp_path):
+    config = CampaignConfig(adapter=MUTANT, sequences=8, length=6, seed=0, areas=("groups",))
+    summary = run_campaign(config, tmp_path / "first", master="inprocess", show_progress=False)
+    assert summary["witnesses"], "the mutant campaign found nothing to witness"
+    stored = json.loads((tmp_path / "first" / summary["campaign"] / "summary.json").read_text())
+    assert "directory" not in stored
+    assert all(path.startswith("witnesses/") for path in stored["witnesses"].values())
+    moved = tmp_path / "elsewhere"
+    shutil.move(str(tmp_path / "first" / summary["campaign"]), moved)
+    for relative in stored["witnesses"].values():
+        assert load_scenario(moved / relative).steps

@@ -90,7 +90,7 @@ def replay(sequence: Mapping[str, Any], model: Adapter, impl: Adapter) -> list[d
     """Run ``sequence`` on ``model`` and ``impl`` (both freshly reset by the caller); one record per call run.
 
     A record: ``step``, ``op``, ``call`` (the call with ``$idN`` symbols, JSON), ``model`` and ``impl``
-    (outcomes, JSON, without clauses), ``expect`` (the model's outcome as a scenario expectation, JSON),
+    (outcomes, JSON, without clauses; only on a diverging call or one an executor failed on, else None), ``expect`` (the model's outcome as a scenario expectation, JSON),
     ``clauses`` (the model's), ``problems`` (empty unless the outcomes differ), ``diverged``, ``options``,
     ``model_reason`` and ``impl_reason``. The last record is the diverging one, if any.
     """
@@ -109,12 +109,15 @@ def replay(sequence: Mapping[str, Any], model: Adapter, impl: Adapter) -> list[d
                 symbol = identities.symbol("left", _field(left, path))
                 if symbol is not None:
                     aliases[variable] = symbol
+        keep = bool(problems) or left.error is not None or right.error is not None
         records.append({
             "step": index,
             "op": op,
             "call": json.dumps(args, sort_keys=True, separators=(",", ":")),
-            "model": _plain(left),
-            "impl": _plain(right),
+            # both outcomes in full only where a reader needs them: the diverging call, and calls an executor
+            # failed on (the expectation and the clauses describe every other step)
+            "model": _plain(left) if keep else None,
+            "impl": _plain(right) if keep else None,
             "expect": json.dumps(symbolic(left, identities, "left", POLICY), sort_keys=True, separators=(",", ":")),
             "clauses": list(left.clauses),
             "problems": problems,

@@ -430,11 +430,14 @@ def write_outputs(store: Store, config: CampaignConfig, campaign_id: str, aggreg
         path = witnesses / f"{signature['slug']}.yaml"
         path.write_text(yaml.safe_dump(witness_scenario(signature, steps, config.adapter), sort_keys=False,
                                        width=120, allow_unicode=True))
-        paths[signature["slug"]] = str(path)
-    summary = {"campaign": campaign_id, "directory": str(store.directory), "config": config.to_json(),
-               "run": run, "aggregates": aggregates, "witnesses": paths}
+        paths[signature["slug"]] = f"witnesses/{path.name}"
+    # summary.json names its files relative to the campaign folder, so a moved or copied campaign stays readable;
+    # the summary returned resolves them against the folder it was written in.
+    summary = {"campaign": campaign_id, "config": config.to_json(), "run": run, "aggregates": aggregates,
+               "witnesses": paths}
     (store.directory / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return summary
+    return {**summary, "directory": str(store.directory),
+            "witnesses": {slug: str(store.directory / relative) for slug, relative in paths.items()}}
 
 
 # -- the in-process path ------------------------------------------------------------------------------------
