@@ -46,6 +46,10 @@ KINDS = {
            VALUES[f"MQFB_{kind}"], f"report.{kind.lower()}")
     for kind in ("COA", "COD", "EXPIRATION")
 }
+# An exception report's Feedback is the reason the message could not be delivered.
+KINDS["EXCEPTION"] = (VALUES["MQRO_EXCEPTION"], VALUES["MQRO_EXCEPTION_WITH_DATA"],
+                      VALUES["MQRO_EXCEPTION_WITH_FULL_DATA"], 0, "report.exception")
+MQRC_MSG_TOO_BIG_FOR_Q = VALUES["MQRC_MSG_TOO_BIG_FOR_Q"]
 # Report options that ask for a report message at all (so need a ReplyToQ).
 REQUESTING = (VALUES["MQRO_EXCEPTION"] | VALUES["MQRO_EXPIRATION"] | VALUES["MQRO_COA"] | VALUES["MQRO_COD"]
               | VALUES["MQRO_PAN"] | VALUES["MQRO_NAN"])
@@ -101,10 +105,11 @@ def _reply_queue(qm: QueueManager, md: MQMD) -> LocalQueue | None:
     return queue
 
 
-def _send(qm: QueueManager, original: StoredMessage, kind: str, how_much: int, whole: bytes | None = None
-          ) -> list[str]:
+def _send(qm: QueueManager, original: StoredMessage, kind: str, how_much: int, whole: bytes | None = None,
+          feedback: int | None = None) -> list[str]:
     """Put the report of ``kind`` on ``original``'s reply queue; the clauses applied."""
-    _plain, _with_data, _full, feedback, clause = KINDS[kind]
+    _plain, _with_data, _full, kind_feedback, clause = KINDS[kind]
+    feedback = kind_feedback if feedback is None else feedback
     source = original.md
     clauses = [clause, "report.message-fields", "report.msg-id-and-correl-id"]
     queue = _reply_queue(qm, source)
@@ -171,3 +176,12 @@ def expired(qm: QueueManager, message: StoredMessage) -> list[str]:
     """The expiration report of a message discarded because its expiry passed. Clause: report.expiration."""
     how_much = _option(message.md.Report, "EXPIRATION")
     return [] if how_much is None else _send(qm, message, "EXPIRATION", how_much)
+
+
+def exception(qm: QueueManager, message: StoredMessage, reason: int) -> list[str]:
+    """The exception report of a message that could not be delivered to its destination queue for ``reason``
+    (its Feedback), sent to the reply queue on ``qm``, the queue manager the reply is addressed to. Clauses:
+    report.exception, report.discard-undeliverable."""
+    how_much = _option(message.md.Report, "EXCEPTION")
+    clauses = ["report.discard-undeliverable"]
+    return clauses if how_much is None else clauses + _send(qm, message, "EXCEPTION", how_much, feedback=reason)

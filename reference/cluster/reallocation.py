@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import alias as alias_module
+from .. import report as report_module
 from ..queue import VISIBLE, StoredMessage
 from ..result import Result
 from . import workload
@@ -162,6 +163,12 @@ def deliver(cluster: Cluster, qmgr: str | None, channel: str | None, indoubt: bo
                 continue
             if too_big(target_qm, target, message):
                 clauses.append("cluster.deliver.too-big-for-destination")
+                if message.md.Report & report_module.DISCARD_MSG:
+                    # Discarded as its sender asked, with the exception report it asked for (report.exception).
+                    xmitq.remove(message)
+                    del member.transmissions[message.token]
+                    clauses += report_module.exception(cluster.qmgrs[sender], message,
+                                                       report_module.MQRC_MSG_TOO_BIG_FOR_Q)
                 continue
             if route.state == INACTIVE:
                 route.state = RUNNING
