@@ -247,7 +247,8 @@ def run_strength(output: Path, profile: str = "quick", jobs: int = 2, only: str 
     (output / "strength.json").write_text(json.dumps(report, indent=2) + "\n")
     (output / "strength.md").write_text(render_markdown(report))
     for kind, r in report["summary"]["kinds"].items():
-        print(f"{kind} mutants: {r['killed']}/{r['total']} killed ({r['kill_rate']:.1%}), {r['equivalent']} equivalent, "
+        print(f"{kind} mutants: {r['killed']}/{r['total']} killed ({r['kill_rate']:.1%}), "
+              f"{r['equivalent']} equivalent, "
               f"{r['killed'] + r['equivalent']}/{r['total']} killed or proven equivalent "
               f"({r['kill_rate_non_equivalent']:.1%} of the non-equivalent killed)")
     for v in verdicts:

@@ -277,7 +277,8 @@ def get(
     Clauses: get.options.*, get.not-open-for-input, get.browse.*, get.get-inhibited, get.match.*,
     get.logical-order.*, get.all-msgs-available.*, get.all-segments-available.*, get.complete-msg.* (with
     get.complete-msg.inconsistent-ccsids and get.complete-msg.inconsistent-encodings),
-    get.no-msg-available, get.wait.* (get.wait.interval-error), get.returned-length, get.order.*, get.truncated.*, get.syncpoint.*, get.status.*.
+    get.no-msg-available, get.wait.* (get.wait.interval-error), get.returned-length, get.order.*, get.truncated.*,
+    get.syncpoint.*, get.status.*, get.browse.mode-fixed-by-call.
     """
     request = get_request(qm, gmo, md, handle)
     if request.refused is not None:
@@ -342,7 +343,8 @@ def get(
             if mismatch:
                 return failure("MQRC_MATCH_OPTIONS_ERROR", "get.logical-order.match-options-must-agree")
             if message is None:
-                return _no_message(qm, gmo, clauses + ["get.logical-order.next-item-only"])
+                nothing = _no_message(qm, gmo, clauses + ["get.logical-order.next-item-only"])
+                return _browse_started(handle, restart, logical, nothing)
             clauses.append("get.logical-order.next-item-only")
         else:
             if (match & MO_MATCH_MSG_SEQ_NUMBER and md.MsgSeqNumber != seq) or \
@@ -354,7 +356,7 @@ def get(
             message = find_group_start(queue, keys, options, after, clauses, skip, seq, offset,
                                        qm.group_start_needs_first_item)
             if message is None:
-                return _no_message(qm, gmo, clauses)
+                return _browse_started(handle, restart, logical, _no_message(qm, gmo, clauses))
             clauses.append("get.logical-order.first-item")
             started_group = True
     else:
@@ -370,7 +372,7 @@ def get(
         else:
             message = find_physical(queue, keys, numbers, options, after, clauses, skip)
         if message is None:
-            return _no_message(qm, gmo, clauses)
+            return _browse_started(handle, restart, logical, _no_message(qm, gmo, clauses))
         clauses.append("get.order.priority-then-physical" if queue.definition.MsgDeliverySequence == 0
                        else "get.order.fifo")
 
@@ -482,6 +484,17 @@ def get(
         gmo_out.ReturnedLength = len(returned)  # get.returned-length
         gmo_out.MsgToken = message.token  # browse-mark.msg-token-returned
     return Result(comp_code, VALUES[reason], clauses, out, None, gmo_out, returned, len(data))  # md, pmo, gmo, data
+
+
+def _browse_started(handle: ObjectHandle, restart: bool, logical: bool, result: Result) -> Result:
+    """A browse that starts again (BROWSE_FIRST, or the first BROWSE_NEXT) and finds nothing still starts the browse
+    again: the handle's browse state is fresh and the MQGMO_LOGICAL_ORDER setting of this call is the one later
+    BROWSE_NEXT calls must repeat (get.browse.mode-fixed-by-call)."""
+    if restart:
+        handle.browse_position, handle.browse_logical = GroupPosition(), logical
+        handle.cursor = handle.anchor = None
+        result.clauses.append("get.browse.mode-fixed-by-call")
+    return result
 
 
 def logical_order_row(qm: QueueManager, previous_flags: int) -> Row:
