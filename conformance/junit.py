@@ -8,6 +8,8 @@ A run's scenarios are the heart of conformance, but pytest only knows its own te
   its file, its clause ids as ``<property name="clause">``, and for a failing scenario a ``<failure>`` whose message
   is the failing step's expected and actual outcome (``<error>`` when the implementation could not run a call,
   ``<skipped>`` when it does not claim the scenario's capabilities or the failure is an expected one);
+  A failure the verdict does not count (a difference only at clauses the model decided, without ``--strict``) is
+  ``<skipped>`` of type ``decision differs``, so CI tools and the report agree;
 - Allure: a ``*-result.json`` with the labels Allure groups by: suite ``scenarios`` / ``<area>`` and behaviours
   feature ``<area>`` / story ``<clause id>`` (one per clause), the steps with their expected and actual outcome.
 
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .clauses import Registry
-from .report import EXPECTED_FAILURE, UNEXPECTED_PASS
+from .report import DECISION_DIFFERS, EXPECTED_FAILURE, UNEXPECTED_PASS
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED
 
 SUITE_PREFIX = "scenarios."
@@ -111,7 +113,11 @@ def _testcase(record: dict, area: str) -> ET.Element:
     ET.SubElement(properties, "property", {"name": "status", "value": record.get("status", "")})
     status = record.get("status")
     message, details = failure_message(record)
-    if status == FAILED or status == UNEXPECTED_PASS:
+    if status == DECISION_DIFFERS:
+        ET.SubElement(case, "skipped", {"message": xml_text(f"{DECISION_DIFFERS} (the documents are silent; not failed "
+                                                            f"without --strict): {message}", 1000),
+                                        "type": DECISION_DIFFERS})
+    elif status == FAILED or status == UNEXPECTED_PASS:
         if status == UNEXPECTED_PASS:
             message = f"unexpected pass: listed as an expected failure ({xml_text(record.get('reason', ''), 500)})"
         ET.SubElement(case, "failure", {"message": message, "type": status}).text = details or message
@@ -161,7 +167,7 @@ def merge_junit(directory: Path, records: list[dict], registry: Registry) -> Pat
 # -- Allure --------------------------------------------------------------------------------------------------
 
 _ALLURE_STATUS = {PASSED: "passed", FAILED: "failed", UNEXPECTED_PASS: "failed", ERROR: "broken",
-                  NOT_CLAIMED: "skipped", EXPECTED_FAILURE: "skipped"}
+                  NOT_CLAIMED: "skipped", EXPECTED_FAILURE: "skipped", DECISION_DIFFERS: "skipped"}
 
 
 def _allure_result(record: dict, area: str, adapter: str) -> dict:
@@ -213,6 +219,16 @@ def write_allure(directory: Path, records: list[dict], registry: Registry, adapt
     return len(records)
 
 
+def _uncounted_failures(directory: Path) -> set[str]:
+    """The failing scenarios the run's verdict does not count (``counts`` false in ``conformance.json``: differences
+    only at clauses the model decided, without ``--strict``); none when the report cannot be read."""
+    try:
+        failures = json.loads((directory / "conformance.json").read_text(encoding="utf-8"))["failures"]
+        return {f["id"] for f in failures if f.get("kind") == "scenario" and f.get("counts") is False}
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()
+
+
 def write_ci_results(directory: Path, registry: Registry) -> dict[str, Any]:
     """Every scenario of the run folder ``directory`` into its ``junit.xml`` and ``allure-results/``."""
     records = read_records(directory)
@@ -221,6 +237,8 @@ def write_ci_results(directory: Path, registry: Registry) -> dict[str, Any]:
         adapter = json.loads((directory / "run.json").read_text(encoding="utf-8"))["adapter"]["name"]
     except (OSError, ValueError, KeyError, TypeError):
         pass
+    uncounted = _uncounted_failures(directory)
+    records = [{**record, "status": DECISION_DIFFERS} if record["id"] in uncounted else record for record in records]
     junit = merge_junit(directory, records, registry)
     allure = write_allure(directory, records, registry, adapter)
     return {"junit": junit, "scenarios": len(records), "allure": allure}

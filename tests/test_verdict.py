@@ -13,12 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
+from xml.etree import ElementTree
 
 import pytest
 
 from conformance import cli
 from conformance.badge import badge_for
 from conformance.clauses import load_registry
+from conformance.junit import write_ci_results
 from conformance.report import RunWriter, new_run_id, validate_report, write_reports
 
 REPO = Path(__file__).resolve().parents[1]
@@ -137,6 +139,14 @@ def test_a_difference_where_the_model_decided_is_shown_apart_and_fails_only_in_s
     assert 'id="decisions"' in page and "the documents are silent" in page
     strict = _run(tmp_path / "strict", records, strict=True)
     assert strict["clauses"][DECIDED]["status"] == "failed" and strict["verdict"]["status"] == "failed"
+    # CI tools say what the verdict says: skipped as a decision difference when lenient, a failure when strict
+    cases = {}
+    for mode in ("lenient", "strict"):
+        write_ci_results(tmp_path / mode, REGISTRY)
+        cases[mode] = ElementTree.parse(tmp_path / mode / "junit.xml").find(".//testcase[@name='decided']")
+    assert cases["lenient"].find("failure") is None
+    assert cases["lenient"].find("skipped").get("type") == "decision differs"
+    assert cases["strict"].find("failure") is not None and cases["strict"].find("skipped") is None
 
 
 def test_results_missing_make_the_report_incomplete_never_green(tmp_path):
