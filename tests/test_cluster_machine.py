@@ -27,6 +27,7 @@ from adapters.reference import ReferenceAdapter
 from reference.calls import Call
 from reference.cluster import CLUSTER_XMITQ
 from reference.structures import NONE_ACCOUNTING
+from tests_support import examples
 
 HOSTS = ("QM1", "QM2", "QM3")
 SENDERS = ("QM1", "QM2")
@@ -226,7 +227,7 @@ CALLS = st.lists(st.one_of(
 ), max_size=25)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(CALLS)
 def test_same_calls_give_same_outcomes_and_equal_worlds(calls):
     first, second = ReferenceAdapter(), ReferenceAdapter()

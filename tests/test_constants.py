@@ -31,6 +31,7 @@ from reference.constants import (
     options,
     value,
 )
+from tests_support import examples
 
 
 @pytest.fixture(scope="module")
@@ -161,7 +162,7 @@ def test_every_single_bit_name_of_a_family_is_a_flag_or_an_alias(family):
         assert name in FLAGS[family] or number in FLAGS[family].values(), name
 
 
-@settings(max_examples=80, deadline=None, derandomize=True)
+@settings(max_examples=examples(80), deadline=None, derandomize=True)
 @given(st.sampled_from(OPTION_FAMILIES).flatmap(
     lambda family: st.tuples(st.just(family), st.lists(st.sampled_from(sorted(FLAGS[family])), unique=True))))
 def test_any_combination_of_flags_round_trips(family_and_names):

@@ -16,6 +16,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invar
 
 from adapters.reference import ReferenceAdapter
 from reference.calls import Call
+from tests_support import examples
 
 DISPATCHERS = ("d0", "d1", "d2")
 CONSUMERS = ("c0", "c1")
@@ -102,7 +103,7 @@ class CooperativeDispatch(RuleBasedStateMachine):
         assert on_queue == expected
 
 
-CooperativeDispatch.TestCase.settings = settings(max_examples=30, stateful_step_count=30, deadline=None)
+CooperativeDispatch.TestCase.settings = settings(max_examples=examples(30), stateful_step_count=30, deadline=None)
 # It drives the model itself (and reads its queue to check nothing is lost): a check of the model, whatever the
 # adapter; it needs and pins what its docstring names.
 CooperativeDispatch.TestCase.pytestmark = [

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests_support import Session
+from tests_support import Session, examples
 
 DATA = 6
 
@@ -93,7 +93,7 @@ def _expected_logical(items) -> list[str]:
 
 @pytest.mark.capability("groups", "segmentation")
 @LOGICAL_ORDER_CLAUSES
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(queue_contents())
 def test_logical_order_get_returns_groups_whole_in_order_of_their_first_items(adapter, items):
     session = Session(adapter)
@@ -107,7 +107,7 @@ def test_logical_order_get_returns_groups_whole_in_order_of_their_first_items(ad
 
 @pytest.mark.capability("groups", "segmentation")
 @LOGICAL_ORDER_CLAUSES
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(queue_contents())
 def test_logical_order_browse_sees_what_a_logical_get_would_take(adapter, items):
     session = Session(adapter)
@@ -127,7 +127,7 @@ def test_logical_order_browse_sees_what_a_logical_get_would_take(adapter, items)
 
 @pytest.mark.capability("groups", "segmentation")
 @LOGICAL_ORDER_CLAUSES
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(queue_contents(), st.data())
 def test_group_missing_its_first_item_is_never_entered(adapter, items, data):
     starts = [i for i in items if i[0] is not None and i[1] == 1 and i[2] == 0]

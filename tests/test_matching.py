@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from conformance.matching import Bindings, actual_field, is_variable, match
 from reference import constants
 from reference.calls import Outcome
+from tests_support import examples
 
 A = bytes(range(1, 25))
 B = bytes(range(2, 26))
@@ -53,7 +54,7 @@ def test_second_name_cannot_bind_a_bound_value():
     assert "$h" not in bindings.values and bindings.names == {A: "$g"}
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=examples(60), deadline=None, derandomize=True)
 @given(st.lists(st.tuples(st.sampled_from(["$a", "$b", "$c", "$d"]), st.sampled_from([A, B, C, bytes(24)])),
                 max_size=12))
 def test_bindings_stay_one_to_one_under_any_sequence_of_checks(checks):
@@ -177,7 +178,7 @@ def test_composite_option_matches_its_flags():
     assert match({"GMO": {"Options": ["MQGMO_BROWSE_HANDLE"]}}, outcome, Bindings()) == []
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=examples(60), deadline=None, derandomize=True)
 @given(st.lists(st.sampled_from(sorted(constants.FLAGS["MQMF"])), unique=True), st.randoms(use_true_random=False))
 def test_options_match_any_permutation_of_the_same_flags(flags, random):
     shuffled = list(flags)

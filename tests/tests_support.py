@@ -50,3 +50,12 @@ def java_or_skip() -> str:
         return find_java()[0]
     except CampaignError as exc:
         pytest.skip(f"Spark needs a working Java: {exc}")
+
+
+def examples(quick: int) -> int:
+    """How many examples a Hypothesis test runs: ``quick`` under ``--mq-profile quick``, and the profile's own
+    count when it asks for more (``thorough``: 2,000), so every property test scales with the profile the
+    state machines use (conformance/pytest_plugin.py loads it before test modules are imported)."""
+    from hypothesis import settings
+
+    return max(quick, settings.default.max_examples)
