@@ -122,6 +122,11 @@ def equivalent_notes() -> dict[str, str]:
         notes[f"{OUTPUT_UNSET}:{field}"] = (
             f"the model never sets {field} ({why} is outside the model): it returns the value put, as the mutant "
             "does, so the mutant is the model")
+    notes[f"{OUTPUT_UNSET}:MD.AccountingToken"] = (
+        "the model sets AccountingToken only on cluster messages: all zeros for a message that may not be "
+        "reallocated (which is what the caller's MQACT_NONE already is) and a token of its own choosing for one "
+        "that may - the value IBM leaves to the implementation, which scenarios therefore do not assert; every "
+        "other message keeps the value put (identity context is outside the model), as the mutant does")
     for delta in ("+1", "-1"):
         notes[f"{LIMIT}:MsgMarkBrowseInterval:{delta}"] = (
             "IBM calls the interval approximate (browse-mark.coop-mark-lapses decision): an implementation may "
