@@ -287,8 +287,9 @@ def get(
         return failure("MQRC_WAIT_INTERVAL_ERROR", "get.wait.interval-error")
     if via is not None and via.InhibitGet:
         return failure("MQRC_GET_INHIBITED", "queue.alias.inhibit-get")  # every definition on the path counts
-    if queue.definition.InhibitGet:
-        return failure("MQRC_GET_INHIBITED", "get.get-inhibited")
+    if queue.definition.InhibitGet:  # browses too, however the attribute was set (set.inhibit-get-browse)
+        return failure("MQRC_GET_INHIBITED", "get.get-inhibited",
+                       *(["set.inhibit-get-browse"] if request.browse else []))
     if request.refused_later is not None:
         return failure(*request.refused_later)
     if request.not_modelled is not None:

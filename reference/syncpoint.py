@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 def commit(qm: QueueManager, conn: Connection) -> Result:
     """End the connection's unit of work, making its puts visible and its gets final.
 
-    Clauses: uow.commit.puts-visible, uow.commit.gets-final.
+    Clauses: uow.commit.puts-visible, uow.commit.gets-final. Inhibition is not looked at: work done before a queue
+    was put- or get-inhibited still commits (set.inhibit-after-uow).
     """
     uow, conn.uow = conn.uow, None
     clauses: list[str] = []
@@ -49,7 +50,8 @@ def commit(qm: QueueManager, conn: Connection) -> Result:
 def backout(qm: QueueManager, conn: Connection) -> Result:
     """Undo the connection's unit of work: its puts vanish, its gets return with BackoutCount + 1.
 
-    Clauses: uow.backout.puts-removed, uow.backout.gets-restored.
+    Clauses: uow.backout.puts-removed, uow.backout.gets-restored. BackoutCount rises by one whatever the queue's
+    BackoutThreshold, on which the queue manager takes no action (set.backout-attributes-inquire-only).
     """
     uow, conn.uow = conn.uow, None
     clauses: list[str] = []
