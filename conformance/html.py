@@ -351,7 +351,7 @@ def render_matrix(reports: list[dict[str, Any]]) -> str:
             cells.append(f"<td>{_pct(counts.get('passed', 0), counts['total'])} "
                          f"{stacked_bar(_bar_counts(counts), 160, 10)}</td>")
         out.append(f"<tr class=\"area\"><td>{_e(area)}</td>{''.join(cells)}</tr>")
-    out += ["</table>", "<h2 id=\"clauses\">Clauses</h2>",
+    out += ["</table>", *render_matrix_campaigns(reports, head), "<h2 id=\"clauses\">Clauses</h2>",
             '<p><input id="filter" type="search" placeholder="filter clauses (id, status, words)"></p>',
             f"<table><tr><th>clause</th>{head}</tr>"]
     clause_ids = sorted({c for r in reports for c in r["clauses"]},
@@ -363,6 +363,35 @@ def render_matrix(reports: list[dict[str, Any]]) -> str:
                    + "".join(f"<td>{status_tag(s)}</td>" for s in statuses) + "</tr>")
     out.append("</table>")
     return _page("Conformance matrix: " + ", ".join(names), out)
+
+
+def render_matrix_campaigns(reports: list[dict[str, Any]], head: str) -> list[str]:
+    """The campaigns each run includes, beside each other: sequences, divergent sequences and signatures,
+    clauses applied and table rows reached (a run without a campaign says so)."""
+    rows = {"campaign": [], "sequences (calls)": [], "divergent sequences (signatures)": [],
+            "clauses applied": [], "table rows reached": []}
+    for r in reports:
+        campaigns = r.get("campaigns") or []
+        if not campaigns:
+            for cells in rows.values():
+                cells.append("<td>no campaign</td>")
+            continue
+        rows["campaign"].append("<td>" + "<br>".join(f"<code>{_e(c['id'])}</code> ({_e(c['master'])})"
+                                                    for c in campaigns) + "</td>")
+        rows["sequences (calls)"].append("<td>" + "<br>".join(f"{c['sequences']:,} ({c['steps']:,})"
+                                                             for c in campaigns) + "</td>")
+        rows["divergent sequences (signatures)"].append(
+            "<td>" + "<br>".join(f"{c['divergent_sequences']:,} ({len(c['signatures'])})" for c in campaigns) + "</td>")
+        rows["clauses applied"].append("<td>" + "<br>".join(
+            f"{_pct(c['coverage']['clauses_applied'], c['coverage']['clauses_total'])} "
+            f"({c['coverage']['clauses_applied']}/{c['coverage']['clauses_total']})" for c in campaigns) + "</td>")
+        rows["table rows reached"].append("<td>" + "<br>".join(
+            f"{_pct(c['coverage']['table_rows_covered'], c['coverage']['table_rows_total'])} "
+            f"({c['coverage']['table_rows_covered']}/{c['coverage']['table_rows_total']})" for c in campaigns)
+            + "</td>")
+    out = [f"<h2 id=\"campaigns\">Campaigns</h2><table><tr><th></th>{head}</tr>"]
+    out += [f"<tr><td>{_e(label)}</td>{''.join(cells)}</tr>" for label, cells in rows.items()]
+    return out + ["</table>"]
 
 
 def _signature_label(signature: dict) -> str:

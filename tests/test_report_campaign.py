@@ -288,3 +288,17 @@ def test_divergences_of_a_campaign_of_this_implementation_fail_the_run_and_anoth
     failure = next(f for f in report["failures"] if f["kind"] == "campaign")
     assert failure["id"] == "own/put-0000000000" and "model MQRC_NONE, implementation MQRC_0" in failure["message"]
     assert "2 campaign divergence signatures" in (tmp_path / "b" / "summary.md").read_text()
+
+
+def test_the_matrix_shows_each_runs_campaigns_beside_the_others(campaigns, tmp_path, capsys):
+    with_campaign, without = tmp_path / "with", tmp_path / "without"
+    assert _run(with_campaign, "--campaign", str(_folder(campaigns[MUTANT]))) == 0
+    assert _run(without, "--no-campaign") == 0
+    capsys.readouterr()
+    assert cli.main(["matrix", str(with_campaign), str(without), "--output", str(tmp_path / "matrix.html")]) == 0
+    page = (tmp_path / "matrix.html").read_text()
+    campaigns_table = page[page.index('id="campaigns"'):page.index('id="clauses"')]
+    summary = campaigns[MUTANT]
+    assert summary["campaign"] in campaigns_table and "no campaign" in campaigns_table
+    divergent = summary["aggregates"]["divergent_sequences"]
+    assert f"{divergent:,} ({len(summary['aggregates']['signatures'])})" in campaigns_table
