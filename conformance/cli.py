@@ -66,7 +66,10 @@ def _check_outputs(args: argparse.Namespace) -> None:
     elif args.command == "strength":
         check_output_folder(args.output or Path("reports") / "strength")
     elif args.command == "campaign":
-        check_output_folder(args.output)
+        from .campaign.store import is_uri
+
+        if not is_uri(args.output):  # a URI is checked when the campaign reaches it (campaign/store.py)
+            check_output_folder(Path(args.output))
     elif args.command == "matrix":
         if args.output.is_dir():
             raise OutputError(f"--output {args.output}: is a folder; give the page to write, such as matrix.html")

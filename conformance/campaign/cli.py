@@ -13,6 +13,7 @@ from adapters.untrusted import for_terminal
 
 from ..vocabulary import AREAS as VOCABULARY
 from .generate import AREAS
+from .store import join
 
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
 # The capabilities (fixtures/capabilities.yaml) each generated area's calls need, as the vocabulary declares
@@ -40,8 +41,9 @@ def add_parser(commands) -> None:
                           help="Spark master URL (default local[*]); 'inprocess' runs without Spark")
     campaign.add_argument("--corpus", type=Path, help="replay a corpus (JSON lines, Parquet or scenario files) "
                                                       "instead of generating sequences")
-    campaign.add_argument("--output", type=Path, default=Path("reports") / "campaigns",
-                          help="campaigns folder (default reports/campaigns)")
+    campaign.add_argument("--output", default=str(Path("reports") / "campaigns"),
+                          help="campaigns folder: a local path or a URI pyarrow reaches, such as file:///shared/campaigns, "
+                               "hdfs://namenode/campaigns or s3://bucket/campaigns (default reports/campaigns)")
     campaign.add_argument("--id", dest="campaign_id",
                           help="campaign id (default: from the settings, so re-running the command resumes it)")
     campaign.add_argument("--partition-size", type=int, default=0, help="sequences per partition (default: chosen)")
@@ -125,4 +127,4 @@ def print_summary(summary: dict) -> None:
         print(f"DIVERGENCE x{signature['count']}: {signature['op']} [{signature['options'] or 'no options'}] "
               f"model {signature['model_reason']} vs adapter {for_terminal(signature['impl_reason'], 300)}")
         print(f"  witness ({signature['witness']['length']} calls): {summary['witnesses'][signature['slug']]}")
-    print(f"summary: {Path(summary['directory']) / 'summary.json'}")
+    print(f"summary: {join(summary['directory'], 'summary.json')}")

@@ -20,7 +20,6 @@ import contextlib
 import functools
 import hashlib
 import json
-import shutil
 import sys
 import time
 from collections import Counter
@@ -36,14 +35,13 @@ from adapters.reference import ReferenceAdapter
 
 from .generate import AREAS, Steering, sequence
 from .replay import replay
+from .store import CampaignError, Store, join
+
+__all__ = ["CampaignError", "Store"]  # re-exported: the campaign's error and folder live in store.py
 
 STEP_COLUMNS = ("seq", "sequence_id", "area", "target", "step", "op", "call", "model", "impl", "expect", "clauses",
                 "problems", "diverged", "options", "model_reason", "impl_reason")
 SIGNATURE = ("op", "options", "model_reason", "impl_reason")
-
-
-class CampaignError(Exception):
-    """A campaign that cannot run as asked; the message says why and what to do."""
 
 
 @dataclass(frozen=True)
@@ -157,51 +155,7 @@ def arrow_schema():
     ])
 
 
-# -- the campaign folder ------------------------------------------------------------------------------------
-
-class Store:
-    """The campaign folder: settings, stored partitions and their done-markers."""
-
-    def __init__(self, directory: Path):
-        self.directory = Path(directory)
-        self.steps = self.directory / "steps"
-        self.done = self.directory / "done"
-
-    def prepare(self, config: CampaignConfig) -> None:
-        """Create the folder, or check that an existing one holds the same campaign."""
-        settings = self.directory / "campaign.json"
-        if settings.exists():
-            existing = json.loads(settings.read_text())
-            if existing != config.to_json():
-                raise CampaignError(f"{self.directory} holds a campaign with other settings ({existing}); give "
-                                    f"another --id or --output, or delete that folder")
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self.steps.mkdir(exist_ok=True)
-        self.done.mkdir(exist_ok=True)
-        settings.write_text(json.dumps(config.to_json(), indent=2, sort_keys=True) + "\n")
-
-    def finished(self) -> set[int]:
-        return {int(p.name.split("-", 1)[1]) for p in self.done.glob("part-*")}
-
-    def pending(self, config: CampaignConfig) -> list[int]:
-        """Partitions still to do; partial rows left by an interrupted run are deleted."""
-        done = self.finished()
-        todo = [p for p in range(config.parts) if p not in done]
-        for part in todo:
-            shutil.rmtree(self.steps / f"part={part}", ignore_errors=True)
-        return todo
-
-    def mark(self, part: int, divergent: int) -> None:
-        """Partition ``part`` is stored; its marker holds how many of its sequences diverged (for progress)."""
-        (self.done / f"part-{part}").write_text(json.dumps({"divergent": divergent}))
-
-    def divergent(self, part: int) -> int:
-        """The divergent sequences a finished partition's marker records (0 for markers of older campaigns)."""
-        try:
-            return int(json.loads((self.done / f"part-{part}").read_text() or "{}").get("divergent", 0))
-        except (OSError, ValueError, AttributeError):
-            return 0
-
+# -- the campaign folder (store.py: on any filesystem pyarrow reaches) --------------------------------------
 
 def write_partition_arrow(store: Store, part: int, columns: dict[str, list], divergent: int) -> None:
     """One partition's rows as a Parquet file (written aside, then renamed into place), then its marker.
@@ -209,13 +163,8 @@ def write_partition_arrow(store: Store, part: int, columns: dict[str, list], div
     This runs wherever the partition was replayed (this process or a Spark executor): the rows go straight to
     Parquet without passing through the driver."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
-    folder = store.steps / f"part={part}"
-    folder.mkdir(parents=True, exist_ok=True)
-    temporary = folder / ".part-00000.parquet.tmp"
-    pq.write_table(pa.table(columns, schema=arrow_schema()), temporary)
-    temporary.rename(folder / "part-00000.parquet")
+    store.write_partition(part, pa.table(columns, schema=arrow_schema()))
     store.mark(part, divergent)
 
 
@@ -294,29 +243,25 @@ def partition_aggregate(store: Store, part: int) -> Partial:
     """The partial aggregate of one stored partition, read column by column with Arrow (sequences never span
     partitions, so their distinct count adds up)."""
     import pyarrow.compute as pc
-    import pyarrow.parquet as pq
 
-    folder = store.steps / f"part={part}"
-    table = pq.read_table(folder, columns=["seq", "target", "clauses", "diverged"])
+    table = store.read_partition(part, ["seq", "target", "clauses", "diverged"])
     clauses = Counter({c["values"]: c["counts"] for c in pc.value_counts(pc.list_flatten(table["clauses"])).to_pylist()})
     steered = table.filter(pc.is_valid(table["target"])).group_by("target").aggregate([("seq", "count_distinct")])
     targets = Counter({r["target"]: r["seq_count_distinct"] for r in steered.to_pylist()})
     partial = Partial(pc.count_distinct(table["seq"]).as_py(), table.num_rows, clauses, targets=targets)
     if pc.any(table["diverged"]).as_py():
-        for row in pq.read_table(folder, columns=["seq", "sequence_id", "step", *SIGNATURE],
-                                 filters=[("diverged", "=", True)]).to_pylist():
+        for row in store.read_partition(part, ["seq", "sequence_id", "step", *SIGNATURE],
+                                        [("diverged", "=", True)]).to_pylist():
             partial.add(tuple(row[k] for k in SIGNATURE), 1, (row["step"] + 1, row["seq"], row["sequence_id"]))
     return partial
 
 
 def read_witness_rows(store: Store, config: CampaignConfig, seqs: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
     """The stored rows of sequences ``seqs`` in step order, read from the partitions that hold them."""
-    import pyarrow.parquet as pq
-
     found: dict[int, list] = {s: [] for s in seqs}
     for part in sorted({s // config.partition_size for s in seqs}):
         wanted = [s for s in seqs if s // config.partition_size == part]
-        table = pq.read_table(store.steps / f"part={part}", columns=list(STEP_COLUMNS), filters=[("seq", "in", wanted)])
+        table = store.read_partition(part, list(STEP_COLUMNS), [("seq", "in", wanted)])
         for row in table.to_pylist():
             found[row["seq"]].append(row)
     return {s: sorted(rows, key=lambda r: r["step"]) for s, rows in found.items()}
@@ -419,25 +364,22 @@ def witness_scenario(signature: Mapping[str, Any], rows: Sequence[Mapping[str, A
 def write_outputs(store: Store, config: CampaignConfig, campaign_id: str, aggregates: dict[str, Any],
                   run: dict[str, Any]) -> dict[str, Any]:
     """summary.json and one witness scenario per signature; returns the summary."""
-    witnesses = store.directory / "witnesses"
-    shutil.rmtree(witnesses, ignore_errors=True)
+    store.delete("witnesses")
     rows = read_witness_rows(store, config, sorted({s["witness"]["sequence"] for s in aggregates["signatures"]}))
     paths: dict[str, str] = {}
-    if aggregates["signatures"]:
-        witnesses.mkdir(parents=True)
     for signature in aggregates["signatures"]:
         steps = rows[signature["witness"]["sequence"]][:signature["witness"]["length"]]
-        path = witnesses / f"{signature['slug']}.yaml"
-        path.write_text(yaml.safe_dump(witness_scenario(signature, steps, config.adapter), sort_keys=False,
-                                       width=120, allow_unicode=True))
-        paths[signature["slug"]] = f"witnesses/{path.name}"
+        name = f"{signature['slug']}.yaml"
+        store.write_text(yaml.safe_dump(witness_scenario(signature, steps, config.adapter), sort_keys=False,
+                                        width=120, allow_unicode=True), "witnesses", name)
+        paths[signature["slug"]] = f"witnesses/{name}"
     # summary.json names its files relative to the campaign folder, so a moved or copied campaign stays readable;
     # the summary returned resolves them against the folder it was written in.
     summary = {"campaign": campaign_id, "config": config.to_json(), "run": run, "aggregates": aggregates,
                "witnesses": paths}
-    (store.directory / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return {**summary, "directory": str(store.directory),
-            "witnesses": {slug: str(store.directory / relative) for slug, relative in paths.items()}}
+    store.write_text(json.dumps(summary, indent=2) + "\n", "summary.json")
+    return {**summary, "directory": store.directory,
+            "witnesses": {slug: store.uri(relative) for slug, relative in paths.items()}}
 
 
 # -- the in-process path ------------------------------------------------------------------------------------
@@ -462,18 +404,19 @@ def run_in_process(config: CampaignConfig, store: Store, corpus: Sequence[Mappin
 IN_PROCESS = "inprocess"
 
 
-def run_campaign(config: CampaignConfig, output: Path, campaign_id: str | None = None, master: str = "local[*]",
+def run_campaign(config: CampaignConfig, output: Path | str, campaign_id: str | None = None, master: str = "local[*]",
                  corpus: Sequence[Mapping[str, Any]] | None = None, spark: Any = None, show_progress: bool = True,
                  stop_after: int | None = None) -> dict[str, Any]:
     """Run (or resume) a campaign and aggregate it; returns the summary (also written as summary.json).
 
-    ``master`` is a Spark master URL, or ``inprocess`` for a plain loop in this process without Spark.
+    ``output`` is the campaigns folder: a local path or a URI pyarrow reaches (``file://``, ``hdfs://``, ``s3://``;
+    store.py). ``master`` is a Spark master URL, or ``inprocess`` for a plain loop in this process without Spark.
     ``stop_after`` stops after that many partitions (or Spark waves) with KeyboardInterrupt: a test hook
     standing for an interruption."""
     if corpus is not None and len(corpus) != config.sequences:
         raise CampaignError("the corpus and the sequence count disagree")
     campaign_id = campaign_id or default_id(config)
-    store = Store(Path(output) / campaign_id)
+    store = Store(join(str(output), campaign_id))
     store.prepare(config)
     if master != IN_PROCESS and spark is None:  # the first campaign on Spark builds the archives its JVMs would map
         from .class_data_sharing import ensure

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from . import class_data_sharing
-from .run import CampaignConfig, CampaignError, Partial, Progress, Store, Worker, partition_aggregate, replay_partition
+from .run import CampaignConfig, CampaignError, Partial, Progress, Worker, partition_aggregate, replay_partition
+from .store import Store
 
 LOG4J = """\
 rootLogger.level = error
@@ -222,7 +223,7 @@ def _replay_task(config_json: str, directory: str, corpus_mode: bool):
 
     def task(items: Iterator[tuple[int, str]]) -> Iterator[tuple[int, int]]:
         config = CampaignConfig.from_json(json.loads(config_json))
-        store = Store(Path(directory))
+        store = Store(directory)
         worker = Worker(config)
         try:
             for part, shipped in items:
@@ -253,7 +254,7 @@ def run(spark, config: CampaignConfig, store: Store, corpus: Sequence[Mapping[st
     items = [(part, json.dumps([corpus[i] for i in config.indexes(part)]) if corpus is not None else "")
              for part in pending]
     job = (spark.sparkContext.parallelize(items, len(items))
-           .mapPartitions(_replay_task(json.dumps(config.to_json()), str(store.directory), corpus is not None)))
+           .mapPartitions(_replay_task(json.dumps(config.to_json()), store.for_executors(), corpus is not None)))
     outcome: dict[str, Any] = {}
 
     def collect() -> None:
@@ -298,10 +299,10 @@ def aggregate(spark, store: Store, config: CampaignConfig) -> Partial:
     """The aggregates of the stored rows as a Spark map-reduce: each task reads its partitions' Parquet and
     aggregates them (clause counts, sequences, divergence signatures with their shortest witness); the partial
     aggregates are merged by ``reduce``. The counts are small, so this needs no shuffle and no SQL engine."""
-    directory = str(store.directory)
+    directory = store.for_executors()
 
     def aggregate_partition(part: int) -> Partial:
-        return partition_aggregate(Store(Path(directory)), part)
+        return partition_aggregate(Store(directory), part)
 
     parts = list(range(config.parts))
     slices = min(len(parts), 4 * max(1, spark.sparkContext.defaultParallelism))
