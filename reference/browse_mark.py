@@ -12,6 +12,8 @@ message (even one later backed out), or on explicit unmark.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .constants import VALUES
 from .queue import LocalQueue, StoredMessage
 
@@ -47,10 +49,15 @@ def unmark_handle(message: StoredMessage, hobj: int) -> None:
         message.handle_marks.discard(hobj)
 
 
-def clear_marks(message: StoredMessage) -> None:
-    """A destructive get ends every mark, even if it is later backed out (browse-mark.destructive-get-unmarks)."""
-    message.handle_marks = None
-    message.coop_marked_at = None
+def clear_marks(messages: Iterable[StoredMessage]) -> bool:
+    """A destructive get ends every mark, even if it is later backed out; whether any of ``messages`` had one
+    (browse-mark.destructive-get-unmarks)."""
+    marked = False
+    for message in messages:
+        if message.handle_marks or message.coop_marked_at is not None:
+            marked = True
+        message.handle_marks = message.coop_marked_at = None
+    return marked
 
 
 def handle_closed(queue: LocalQueue, hobj: int) -> None:

@@ -452,10 +452,8 @@ def get(
                 queue.remove(piece)
             if message.md.Report:
                 clauses += report.delivered(qm, pieces, data if len(pieces) > 1 else None)
-        if any(piece.handle_marks or piece.coop_marked_at is not None for piece in pieces):
+        if browse_mark.clear_marks(pieces):
             clauses.append("browse-mark.destructive-get-unmarks")
-        for piece in pieces:
-            browse_mark.clear_marks(piece)
     if browse and reason != "MQRC_TRUNCATED_MSG_FAILED":
         _apply_marks(qm, handle, message, options, clauses)
     moved = browse and not under_cursor and reason != "MQRC_TRUNCATED_MSG_FAILED"
@@ -474,8 +472,8 @@ def get(
         out.GroupId, out.MsgSeqNumber, out.Offset = template.GroupId, template.MsgSeqNumber, template.Offset
         out.MsgFlags, out.OriginalLength = template.MsgFlags, template.OriginalLength
     out.Version = md.Version
-    gmo_out = MQGMO(Version=gmo.Version, Options=gmo.Options, WaitInterval=gmo.WaitInterval,
-                    ResolvedQName=queue.definition.name, MatchOptions=gmo.MatchOptions)
+    gmo_out = MQGMO.of({"Version": gmo.Version, "Options": gmo.Options, "WaitInterval": gmo.WaitInterval,
+                        "ResolvedQName": queue.definition.name, "MatchOptions": gmo.MatchOptions})
     if gmo.Version >= MQGMO_VERSION_2:
         flags = out.MsgFlags if inconsistent is not None else \
             message.md.MsgFlags | (out.MsgFlags & msgflags.ANY_SEGMENT if len(pieces) > 1 else 0)

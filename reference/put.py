@@ -60,15 +60,17 @@ def table2_call(logical_order: bool) -> str:
     return "MQPUT with MQPMO_LOGICAL_ORDER" if logical_order else "MQPUT without MQPMO_LOGICAL_ORDER"
 
 
-def resolve_persistence(md: MQMD, queue: LocalQueue) -> int | None:
-    """The Persistence the message is stored with; None when the field holds no valid value.
+def resolve_persistence(md: MQMD, defaults: QueueDefinition) -> int | None:
+    """The Persistence the message is stored with; None when the field holds no valid value. ``defaults`` is the
+    definition whose DefPersistence applies: the queue's, or the alias's it was opened through.
 
-    Clauses: put.persistence.as-q-def, put.persistence.invalid.
+    Clauses: put.persistence.as-q-def, put.persistence.invalid, queue.alias.def-persistence.
     """
-    if md.Persistence == MQPER_PERSISTENCE_AS_Q_DEF:
-        return queue.definition.DefPersistence
-    if md.Persistence in (MQPER_NOT_PERSISTENT, MQPER_PERSISTENT):
-        return md.Persistence
+    persistence = md.Persistence
+    if persistence == MQPER_PERSISTENCE_AS_Q_DEF:
+        return defaults.DefPersistence
+    if persistence in (MQPER_NOT_PERSISTENT, MQPER_PERSISTENT):
+        return persistence
     return None
 
 
@@ -268,8 +270,7 @@ def put(
 
     definition = queue.definition
     defaults = definition if via is None else via
-    persistence = resolve_persistence(md, queue) if via is None else (
-        via.DefPersistence if md.Persistence == MQPER_PERSISTENCE_AS_Q_DEF else resolve_persistence(md, queue))
+    persistence = resolve_persistence(md, defaults)
     if persistence is None:
         return failure("MQRC_PERSISTENCE_ERROR", "put.persistence.invalid")
     if md.Persistence == MQPER_PERSISTENCE_AS_Q_DEF:
@@ -296,10 +297,11 @@ def put(
         return failure("MQRC_PERSISTENT_NOT_ALLOWED", "queue.dynamic.temporary-no-persistent")
     if type(data) is not bytes:
         data = bytes(data)
+    length = len(data)
     pieces = [data]
-    limit = min(qm.max_msg_length, definition.MaxMsgLength)
-    if len(data) > limit:
-        too_big = ("MQRC_MSG_TOO_BIG_FOR_Q_MGR", "put.msg-too-big-for-q-mgr") if len(data) > qm.max_msg_length \
+    if length > definition.MaxMsgLength or length > qm.max_msg_length:
+        limit = min(qm.max_msg_length, definition.MaxMsgLength)
+        too_big = ("MQRC_MSG_TOO_BIG_FOR_Q_MGR", "put.msg-too-big-for-q-mgr") if length > qm.max_msg_length \
             else ("MQRC_MSG_TOO_BIG_FOR_Q", "put.msg-too-big-for-q")
         if not flags.segmentation_allowed:
             return failure(*too_big)
@@ -368,7 +370,7 @@ def put(
             stored.ReplyToQMgr = reply_qmgr
             clauses.append("report.reply-to-qmgr-default")
         expires_at = expiry.deadline(qm, md.Expiry)
-    original_length = _stored_original_length(md, flags.segment, len(data))
+    original_length = _stored_original_length(md, flags.segment, length)
     if original_length != md.OriginalLength:
         stored.OriginalLength = original_length
     uow = None
@@ -390,7 +392,7 @@ def put(
         clauses += report.arrived(qm, placed, definition.name)  # under syncpoint, at commit (syncpoint.py)
 
     if handle is not None:
-        position.advance(stored, len(data), logical, persistence, syncpoint)
+        position.advance(stored, length, logical, persistence, syncpoint)
 
     if priority > MAX_PRIORITY and comp_code == MQCC_OK:
         comp_code, reason = MQCC_WARNING, "MQRC_PRIORITY_EXCEEDS_MAXIMUM"

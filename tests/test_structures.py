@@ -36,6 +36,14 @@ def test_unset_fields_read_as_initial_values(cls):
     assert changed.Version == 7 and built.Version == dataclasses.fields(cls)[0].default
 
 
+@pytest.mark.parametrize("cls", STRUCTURES)
+def test_a_structure_built_from_fields_equals_one_built_by_keyword(cls):
+    given = {f.name: f.default for f in dataclasses.fields(cls)[:3]} | {"Version": 2}
+    built = cls.of(dict(given))
+    assert built == cls(**given) and repr(built) == repr(cls(**given)) and type(built) is cls
+    assert all(getattr(built, f.name) == f.default for f in dataclasses.fields(cls)[3:])
+
+
 def test_setting_a_field_changes_that_structure_only():
     one, other = MQMD(), MQMD()
     one.MsgFlags = VALUES["MQMF_MSG_IN_GROUP"]
