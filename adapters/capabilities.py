@@ -12,12 +12,15 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-CAPABILITIES_FILE = Path(__file__).resolve().parent.parent / "fixtures" / "capabilities.yaml"
+# Read through importlib.resources: a file, or a member of the zip a campaign ships to Spark's executors.
+CAPABILITIES_FILE = files("fixtures") / "capabilities.yaml"
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -59,7 +62,7 @@ def _parse(data: Any, path: Path) -> dict[str, Capability]:
 
 
 @lru_cache(maxsize=4)
-def load_capabilities(path: Path = CAPABILITIES_FILE) -> dict[str, Capability]:
+def load_capabilities(path: Path | Traversable = CAPABILITIES_FILE) -> dict[str, Capability]:
     """Every capability by name, in the file's order."""
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506 - a safe loader

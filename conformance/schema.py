@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from functools import lru_cache
-from pathlib import Path
+from importlib.resources import files
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -34,7 +34,8 @@ try:  # jsonschema-rs judges the same files a hundred times faster; without it t
 except ImportError:  # pragma: no cover - it is a dependency, but a missing one only costs time
     jsonschema_rs = None
 
-SCHEMAS = Path(__file__).resolve().parent / "schemas"
+# Read through importlib.resources: a folder, or one inside the zip a campaign ships to Spark's executors.
+SCHEMAS = files("conformance") / "schemas"
 NAMES = ("call", "outcome", "scenario")
 _MAX_MESSAGE = 300
 

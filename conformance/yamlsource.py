@@ -92,15 +92,19 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequen
 def load(path: Path) -> Any:
     """Parse one YAML file with line information; any failure is a :class:`SourceError`."""
     try:
-        size = path.stat().st_size
+        # a file of the suite inside the zip shipped to Spark's executors (importlib.resources) has no stat():
+        # it is read, then measured
+        size = path.stat().st_size if hasattr(path, "stat") else 0
     except OSError as exc:
         raise SourceError(path, None, f"cannot read: {exc.strerror or exc}") from None
     if size > MAX_BYTES:
         raise SourceError(path, None, f"file is {size} bytes; the limit is {MAX_BYTES}")
     try:
         raw = path.read_bytes()
-    except OSError as exc:
-        raise SourceError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    except (OSError, KeyError) as exc:  # KeyError: no such member of a zip
+        raise SourceError(path, None, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    if len(raw) > MAX_BYTES:
+        raise SourceError(path, None, f"file is {len(raw)} bytes; the limit is {MAX_BYTES}")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

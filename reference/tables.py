@@ -13,6 +13,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -194,9 +196,10 @@ def load_table(path: Path) -> Table | OptionRules:
     return table
 
 
-def tables_dir() -> Path:
-    """Where the installed suite keeps its table files."""
-    return Path(__file__).resolve().parent.parent / "fixtures" / "tables"
+def tables_dir() -> Traversable:
+    """Where the installed suite keeps its table files: a folder, or a folder inside the zip a campaign ships to
+    Spark's executors (read through importlib.resources either way)."""
+    return files("fixtures") / "tables"
 
 
 @dataclass(frozen=True)
@@ -219,11 +222,12 @@ class Spec:
         return Spec({**self.tables, table.id: table})
 
     @classmethod
-    def load(cls, directory: Path | None = None) -> Spec:
+    def load(cls, directory: Path | Traversable | None = None) -> Spec:
         """Read every ``*.yaml`` table in ``directory`` (default: the suite's fixtures)."""
         directory = directory or tables_dir()
         tables = {}
-        for path in sorted(directory.glob("*.yaml")):
+        for path in sorted((p for p in directory.iterdir() if p.name.endswith(".yaml") and p.is_file()),
+                           key=lambda p: p.name):
             table = load_table(path)
             tables[table.id] = table
         return cls(tables)

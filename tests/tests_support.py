@@ -59,3 +59,37 @@ def examples(quick: int) -> int:
     from hypothesis import settings
 
     return max(quick, settings.default.max_examples)
+
+
+def bare_site(folder) -> str:
+    """A folder holding only pyarrow and pyyaml (links to this environment's copies): on ``sys.path`` of a Python
+    run without site-packages, what a cluster's executors are promised to need and nothing else (no checkout,
+    no editable install, no jsonschema, hypothesis or ibmmq)."""
+    import importlib.util
+    import os
+    from pathlib import Path
+
+    site = Path(folder)
+    site.mkdir(parents=True, exist_ok=True)
+    for name in ("pyarrow", "yaml", "_yaml"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            source = Path(spec.origin).parent if spec.submodule_search_locations else Path(spec.origin)
+            os.symlink(source, site / source.name)
+    return str(site)
+
+
+def bare_python(folder) -> str:
+    """A throwaway virtualenv of this Python whose only packages are pyarrow and pyyaml (:func:`bare_site`, named
+    by a ``.pth`` line); returns its interpreter. It cannot import the suite."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    venv = Path(folder)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"], check=True,
+                          capture_output=True, text=True, timeout=60).stdout.strip()
+    (Path(site) / "mqconf-bare.pth").write_text(bare_site(venv / "bare-site") + "\n")
+    return str(python)

@@ -46,6 +46,10 @@ def add_parser(commands) -> None:
                                "hdfs://namenode/campaigns or s3://bucket/campaigns (default reports/campaigns)")
     campaign.add_argument("--id", dest="campaign_id",
                           help="campaign id (default: from the settings, so re-running the command resumes it)")
+    campaign.add_argument("--ship", action="store_true", default=None,
+                          help="ship the suite's code to the executors as a zip even on a master of this machine "
+                               "(it is shipped to every other master: the cluster needs only Python with pyarrow and "
+                               "pyyaml)")
     campaign.add_argument("--partition-size", type=int, default=0, help="sequences per partition (default: chosen)")
 
 
@@ -96,7 +100,8 @@ def main(args: argparse.Namespace) -> int:
             length=args.length, seed=args.seed, areas=tuple(areas or args.areas),
             partition_size=args.partition_size, corpus=str(args.corpus) if corpus is not None else None,
             corpus_digest=_digest(corpus))
-        summary = run_campaign(config, args.output, args.campaign_id, args.master, corpus=corpus)
+        summary = run_campaign(config, args.output, args.campaign_id, args.master, corpus=corpus,
+                               ship_suite=args.ship)
     except (CampaignError, CorpusError, AdapterError) as exc:
         print(f"mqconf: {for_terminal(exc, 2000)}", file=sys.stderr)
         return EXIT_USAGE

@@ -406,13 +406,14 @@ IN_PROCESS = "inprocess"
 
 def run_campaign(config: CampaignConfig, output: Path | str, campaign_id: str | None = None, master: str = "local[*]",
                  corpus: Sequence[Mapping[str, Any]] | None = None, spark: Any = None, show_progress: bool = True,
-                 stop_after: int | None = None) -> dict[str, Any]:
+                 stop_after: int | None = None, ship_suite: bool | None = None) -> dict[str, Any]:
     """Run (or resume) a campaign and aggregate it; returns the summary (also written as summary.json).
 
     ``output`` is the campaigns folder: a local path or a URI pyarrow reaches (``file://``, ``hdfs://``, ``s3://``;
     store.py). ``master`` is a Spark master URL, or ``inprocess`` for a plain loop in this process without Spark.
     ``stop_after`` stops after that many partitions (or Spark waves) with KeyboardInterrupt: a test hook
-    standing for an interruption."""
+    standing for an interruption. ``ship_suite`` ships the suite's code to the executors as a zip (ship.py; by
+    default to every master but those of this machine)."""
     if corpus is not None and len(corpus) != config.sequences:
         raise CampaignError("the corpus and the sequence count disagree")
     campaign_id = campaign_id or default_id(config)
@@ -433,7 +434,7 @@ def run_campaign(config: CampaignConfig, output: Path | str, campaign_id: str | 
         else:
             from . import spark as spark_job
 
-            session = spark or spark_job.session(master)
+            session = spark or spark_job.session(master, ship_suite=ship_suite)
             if spark is None:  # a session this call started: stopped at the end, so executors shut down cleanly
                 cleanup.callback(session.stop)
             ran, skipped = spark_job.run(session, config, store, corpus, progress, stop_after)

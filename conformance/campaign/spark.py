@@ -1,10 +1,12 @@
 """The campaign on Spark: the session, the replay job writing Parquet, and the aggregation as a map-reduce.
 
-The session binds the driver to 127.0.0.1 with the UI off and quiet logs, and runs the executors' Python
-workers on this interpreter (PYSPARK_PYTHON). ``local[*]`` is the default; any master URL (``local[2]``,
-``local-cluster[2,1,1024]``, ``spark://host:7077``) takes the same job elsewhere, as long as the executors can
-import this suite (install it there, or ship it with ``spark.submit.pyFiles``) and write the output folder
-(a shared file system on a real cluster).
+The session runs with the UI off and quiet logs. ``local[*]`` is the default; on a master of this machine
+(``local[N]``, ``local-cluster[...]``) the driver binds to 127.0.0.1 and the executors' Python workers run this
+interpreter. Any other master URL (``spark://host:7077``, ``yarn``, ``k8s://...``) takes the same job to a real
+cluster with nothing else to do: the session ships the suite to the executors as a zip (ship.py; they need only
+Python with pyarrow and pyyaml, ``PYSPARK_PYTHON`` naming it when it is not ``python3``), the driver listens on
+its host's address (Spark's defaults, or ``spark-defaults.conf`` in ``SPARK_CONF_DIR``), and the campaign folder
+is any location pyarrow reaches from every executor (store.py: a shared path, ``hdfs://``, ``s3://``).
 
 The replay is one Spark job with a task per partition. A task builds one model and one adapter, replays its
 partition's sequences (generated on the executor from (seed, index), or shipped from a corpus) and writes them
@@ -31,7 +33,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import class_data_sharing
+from . import class_data_sharing, ship
 from .run import CampaignConfig, CampaignError, Partial, Progress, Worker, partition_aggregate, replay_partition
 from .store import Store
 
@@ -111,16 +113,29 @@ def java_version() -> int:
     return major
 
 
+def executor_python(master: str) -> str:
+    """The Python the executors run the replay on: ``PYSPARK_PYTHON`` if set (Spark's own variable; this process
+    is the driver whatever it says), else this interpreter on a master of this machine, else ``python3`` on the
+    executors' PATH. Its minor version must be this interpreter's (PySpark refuses others)."""
+    return os.environ.get("PYSPARK_PYTHON") or (sys.executable if ship.is_local(master) else "python3")
+
+
 def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archives: bool = True,
-            driver_options: str = "", executor_options: str = ""):
+            driver_options: str = "", executor_options: str = "", ship_suite: bool | None = None):
     """A SparkSession on ``master``, set up for the campaign (see the module's docstring).
 
     The JVMs map the class-data sharing archives ``make install`` built, if any (``archives``; see
-    class_data_sharing.py); ``driver_options`` and ``executor_options`` are added to their JVM options."""
+    class_data_sharing.py); ``driver_options`` and ``executor_options`` are added to their JVM options.
+    ``ship_suite`` adds the suite's zip (ship.py) for the executors to import it from; by default it is shipped
+    to every master but those of this machine (``local``, ``local[N]``, ``local-cluster[...]``)."""
     java_version()
-    os.environ["PYSPARK_PYTHON"] = sys.executable
+    python = executor_python(master)
+    os.environ["PYSPARK_PYTHON"] = python
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    here = ship.is_local(master)
+    shipping = not here if ship_suite is None else ship_suite
+    if here:
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     log4j = Path(tempfile.gettempdir()) / "mqconf-log4j2.properties"
     log4j.write_text(LOG4J)
     java_options = (f"-Dlog4j2.configurationFile=file:{log4j} -Dlog4j.configurationFile=file:{log4j} "
@@ -130,14 +145,17 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archive
         driver_options, executor_options = f"{driver_options} {shared_driver}", f"{executor_options} {shared_executor}"
     from pyspark.sql import SparkSession
 
-    builder = (SparkSession.builder.master(master).appName(app_name)
-               .config("spark.driver.host", "127.0.0.1")
-               .config("spark.driver.bindAddress", "127.0.0.1")
+    builder = SparkSession.builder.master(master).appName(app_name)
+    if here:  # a cluster's executors connect back to the driver: there it keeps Spark's choice of address
+        builder = builder.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+    builder = (builder
                .config("spark.ui.enabled", "false")
                .config("spark.ui.showConsoleProgress", "false")
                .config("spark.driver.extraJavaOptions", f"{java_options} {driver_options}".strip())
-               .config("spark.executor.extraJavaOptions", f"{java_options} {executor_options}".strip())
-               .config("spark.executorEnv.PYSPARK_PYTHON", sys.executable)
+               # a cluster's executors keep their own JVM options and logging: the log4j file is on this machine
+               .config("spark.executor.extraJavaOptions",
+                       (f"{java_options} {executor_options}" if here else executor_options).strip())
+               .config("spark.executorEnv.PYSPARK_PYTHON", python)
                .config("spark.sql.shuffle.partitions", "8")
                .config("spark.python.worker.reuse", "true"))
     _quiet_py4j()
@@ -162,6 +180,12 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archive
                             f"{java_options.split(' ', 2)[-1] or 'none'}; MQCONF_SPARK_JAVA_OPTIONS replaces "
                             f"the defaults; JVM log {jvm_log})") from None
     spark.sparkContext.setLogLevel("ERROR")
+    if shipping:  # the executors' Python workers import the suite from its zip
+        try:
+            ship.add(spark.sparkContext)
+        except BaseException:
+            spark.stop()
+            raise
     return spark
 
 
