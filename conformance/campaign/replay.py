@@ -5,12 +5,21 @@ same records on any machine, in any process. Each call runs on the model (left) 
 identifiers are compared by identity structure (conformance/compare.py), and a call naming ``$idN`` gets, on
 each side, the identifier that side bound to that symbol. Replay stops at the first divergence, as the state
 machines do: what follows it is no longer the same story on both sides.
+
+A campaign replays millions of calls, so the loop does per call only what every step's record needs (the op,
+the option names, both reason codes, the model's clauses, the comparison); the call as recorded and the
+model's outcome as a scenario expectation (JSON text) are built after the loop, and only where a reader needs
+them: for every step of a sequence that diverged (its witness is made of them), and for a call an executor
+failed on. :func:`replay` (``full``) builds them for every step.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import marshal
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from adapters.base import Adapter
@@ -22,6 +31,7 @@ POLICY = load_policy()
 # What an identifier symbol the replay never bound stands for: the same unknown value on both sides.
 UNKNOWN_ID = {"hex": "ff" * 16}
 OPTION_KEYS = (("Options",), ("PMO", "Options"), ("GMO", "Options"), ("GMO", "MatchOptions"))
+_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 
 
 def execute(adapter: Adapter, call: Call) -> Outcome:
@@ -60,18 +70,43 @@ def _side(value: Any, identities: Identities, side: str) -> Any:
     return value
 
 
+def call_sides(raw: Mapping[str, Any], identities: Identities, aliases: Mapping[str, str]
+               ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A call's arguments (``raw`` without its op) three ways: as recorded (symbols for identifiers), as the
+    model runs it, and as the adapter runs it (a copy of its own, so an adapter that changes what it was given
+    changes nothing the replay keeps).
+
+    Most calls name no identifier: their arguments are recorded and given to the model as they are (the model
+    changes nothing it is given), and copied for the adapter through ``marshal`` (exact for the call language's
+    plain values, and no ``$`` in the bytes proves no string starts with one). A call that names one, or holds
+    a value ``marshal`` cannot copy, takes the walk that resolves symbols."""
+    args = {k: v for k, v in raw.items() if k != "op"}
+    try:
+        blob = marshal.dumps(args)
+    except ValueError:
+        blob = b"$"
+    if b"$" not in blob:
+        return args, args, marshal.loads(blob)
+    recorded = _symbolic_call(args, identities, aliases)
+    return recorded, _side(recorded, identities, "left"), _side(recorded, identities, "right")
+
+
 def call_options(call: Mapping[str, Any]) -> str:
     """The option names a call passes (MQOO/MQCO, PMO and GMO options, match options), sorted, joined by +."""
-    found: set[str] = set()
+    found: list[str] = []
     for path in OPTION_KEYS:
         value: Any = call
         for key in path:
-            value = value.get(key) if isinstance(value, Mapping) else None
+            if value is None:
+                break
+            value = value.get(key) if type(value) is dict or isinstance(value, Mapping) else None
+        if value is None:
+            continue
         if isinstance(value, list):
-            found.update(v for v in value if isinstance(v, str))
+            found += [v for v in value if isinstance(v, str)]
         elif isinstance(value, str):
-            found.add(value)
-    return "+".join(sorted(found))
+            found.append(value)
+    return "+".join(sorted(set(found))) if found else ""
 
 
 def _field(outcome: Outcome, path: str) -> Any:
@@ -86,46 +121,104 @@ def _plain(outcome: Outcome) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-def replay(sequence: Mapping[str, Any], model: Adapter, impl: Adapter) -> list[dict[str, Any]]:
-    """Run ``sequence`` on ``model`` and ``impl`` (both freshly reset by the caller); one record per call run.
+def _expectation(outcome: Outcome, identities: Identities, bound: int) -> str:
+    """The model's outcome as a scenario expectation (JSON), with the symbols the first ``bound`` bindings
+    gave: what :func:`~conformance.compare.symbolic` said right after that call's comparison (bindings are
+    only ever added, in order, so a prefix of them is the state at any earlier call)."""
+    if bound != identities.count:
+        identities = Identities(dict(itertools.islice(identities.left.items(), bound)),
+                                dict(itertools.islice(identities.right.items(), bound)), bound)
+    return _JSON(symbolic(outcome, identities, "left", POLICY))
 
-    A record: ``step``, ``op``, ``call`` (the call with ``$idN`` symbols, JSON), ``model`` and ``impl``
-    (outcomes, JSON, without clauses; only on a diverging call or one an executor failed on, else None), ``expect`` (the model's outcome as a scenario expectation, JSON),
-    ``clauses`` (the model's), ``problems`` (empty unless the outcomes differ), ``diverged``, ``options``,
-    ``model_reason`` and ``impl_reason``. The last record is the diverging one, if any.
-    """
+
+@dataclass
+class Replayed:
+    """One sequence's replay, column by column (one entry per call run; the last is the diverging call, if
+    any). ``call`` and ``expect`` are JSON text where kept (see the module's docstring), else None; ``model``
+    and ``impl`` (both outcomes, JSON, without clauses) only on the diverging call and on calls an executor
+    failed on; ``problems`` are the diverging call's differences (every other call has none)."""
+
+    op: list[str] = field(default_factory=list)
+    options: list[str] = field(default_factory=list)
+    clauses: list[list[str]] = field(default_factory=list)
+    model_reason: list[str] = field(default_factory=list)
+    impl_reason: list[str] = field(default_factory=list)
+    call: list[str | None] = field(default_factory=list)
+    expect: list[str | None] = field(default_factory=list)
+    model: list[str | None] = field(default_factory=list)
+    impl: list[str | None] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def diverged(self) -> bool:
+        return bool(self.problems)
+
+    def __len__(self) -> int:
+        return len(self.op)
+
+    def records(self) -> list[dict[str, Any]]:
+        """One mapping per call run (see :func:`replay`)."""
+        last = len(self.op) - 1
+        return [{"step": i, "op": self.op[i], "call": self.call[i], "model": self.model[i], "impl": self.impl[i],
+                 "expect": self.expect[i], "clauses": list(self.clauses[i]),
+                 "problems": list(self.problems) if i == last else [], "diverged": i == last and self.diverged,
+                 "options": self.options[i], "model_reason": self.model_reason[i],
+                 "impl_reason": self.impl_reason[i]} for i in range(len(self.op))]
+
+
+def replay_columns(sequence: Mapping[str, Any], model: Adapter, impl: Adapter, full: bool = False) -> Replayed:
+    """Run ``sequence`` on ``model`` and ``impl`` (both freshly reset by the caller), recording it column by
+    column; ``full`` builds the recorded call and the expectation of every step, not only where kept."""
     identities = Identities()
     aliases: dict[str, str] = {}
     binds = sequence.get("binds") or []
-    records: list[dict[str, Any]] = []
+    out = Replayed()
+    ops, options, clauses, model_reasons, impl_reasons = (out.op, out.options, out.clauses, out.model_reason,
+                                                          out.impl_reason)
+    history: list[tuple[dict[str, Any], Outcome, int]] = []  # per call: as recorded, the model's outcome, bindings
+    kept: dict[int, tuple[str, str]] = {}
+    problems: list[str] = []
     for index, raw in enumerate(sequence["calls"]):
         op = raw["op"]
-        args = _symbolic_call({k: v for k, v in raw.items() if k != "op"}, identities, aliases)
-        left = execute(model, Call(op, _side(args, identities, "left")))
-        right = execute(impl, Call(op, _side(args, identities, "right")))
+        recorded, mine, theirs = call_sides(raw, identities, aliases)
+        options.append(call_options(recorded))
+        left = execute(model, Call(op, mine))
+        right = execute(impl, Call(op, theirs))
         problems = compare(left, right, identities, POLICY)
         if index < len(binds) and binds[index]:
             for variable, path in binds[index].items():
                 symbol = identities.symbol("left", _field(left, path))
                 if symbol is not None:
                     aliases[variable] = symbol
-        keep = bool(problems) or left.error is not None or right.error is not None
-        records.append({
-            "step": index,
-            "op": op,
-            "call": json.dumps(args, sort_keys=True, separators=(",", ":")),
+        ops.append(op)
+        clauses.append(left.clauses)
+        model_reasons.append(left.Reason or (f"error: {left.error}" if left.error else ""))
+        impl_reasons.append(right.Reason or (f"error: {right.error}" if right.error else ""))
+        history.append((recorded, left, identities.count))
+        if problems or left.error is not None or right.error is not None:
             # both outcomes in full only where a reader needs them: the diverging call, and calls an executor
             # failed on (the expectation and the clauses describe every other step)
-            "model": _plain(left) if keep else None,
-            "impl": _plain(right) if keep else None,
-            "expect": json.dumps(symbolic(left, identities, "left", POLICY), sort_keys=True, separators=(",", ":")),
-            "clauses": list(left.clauses),
-            "problems": problems,
-            "diverged": bool(problems),
-            "options": call_options(args),
-            "model_reason": left.Reason or (f"error: {left.error}" if left.error else ""),
-            "impl_reason": right.Reason or (f"error: {right.error}" if right.error else ""),
-        })
+            kept[index] = (_plain(left), _plain(right))
         if problems:
             break
-    return records
+    out.problems = problems
+    every = full or bool(problems)
+    for index, (recorded, left, bound) in enumerate(history):
+        keep = every or index in kept
+        out.call.append(_JSON(recorded) if keep else None)
+        out.expect.append(_expectation(left, identities, bound) if keep else None)
+        model_json, impl_json = kept.get(index, (None, None))
+        out.model.append(model_json)
+        out.impl.append(impl_json)
+    return out
+
+
+def replay(sequence: Mapping[str, Any], model: Adapter, impl: Adapter) -> list[dict[str, Any]]:
+    """Run ``sequence`` on ``model`` and ``impl`` (both freshly reset by the caller); one record per call run.
+
+    A record: ``step``, ``op``, ``call`` (the call with ``$idN`` symbols, JSON), ``model`` and ``impl``
+    (outcomes, JSON, without clauses; only on a diverging call or one an executor failed on, else None),
+    ``expect`` (the model's outcome as a scenario expectation, JSON), ``clauses`` (the model's), ``problems``
+    (empty unless the outcomes differ), ``diverged``, ``options``, ``model_reason`` and ``impl_reason``. The
+    last record is the diverging one, if any."""
+    return replay_columns(sequence, model, impl, full=True).records()

@@ -3,7 +3,7 @@
 A campaign lives under ``reports/campaigns/<id>/``::
 
     campaign.json          the settings (a re-run with the same id must use the same ones)
-    steps/part=K/*.parquet one row per call replayed: the call, both outcomes, the model's clauses
+    steps/part=K/*.parquet one row per call replayed (columns below)
     done/part-K            written once partition K's rows are stored: a re-run skips it
     summary.json           the aggregates: coverage, divergence signatures with counts and witnesses
     witnesses/*.yaml       the shortest sequence of each signature, as a scenario that runs as is
@@ -12,6 +12,18 @@ Sequences are cut into partitions of consecutive indexes (``partition_size``). A
 and of resumption: its rows are stored in one step, then marked done; an interrupted campaign leaves unmarked
 partitions, whose partial rows the next run deletes and redoes. The work of a partition depends on nothing but
 the settings and its number, so it runs the same in this process or on any Spark executor.
+
+The step columns (:data:`STEP_COLUMNS`, :func:`arrow_schema`): ``seq`` (the sequence's index), ``sequence_id``,
+``area``, ``target`` (the table row it was steered at, or null), ``step`` (the call's position), ``op``,
+``options`` (the option names it passes, sorted, joined by +), ``model_reason`` and ``impl_reason`` (each side's
+MQRC name, or ``error: ...``), ``clauses`` (the model's), ``diverged`` and ``problems`` (the differences, on the
+diverging call only). What a divergence needs is kept whole, and only there (a campaign replays millions of
+calls): ``call`` (the call with ``$idN`` symbols) and ``expect`` (the model's outcome as a scenario expectation),
+JSON, for every step of a sequence that diverged and for a call an executor failed on; ``model`` and ``impl``
+(both outcomes, JSON) on the diverging call and on calls an executor failed on. They are null elsewhere: a
+generated sequence is rebuilt from ``(seed, seq, target)`` with :func:`conformance.campaign.generate.sequence`
+(a corpus sequence is the corpus's ``seq``-th), and :func:`conformance.campaign.replay.replay` gives its full
+records.
 """
 
 from __future__ import annotations
@@ -19,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import itertools
 import json
 import sys
 import time
@@ -34,13 +47,15 @@ from adapters.base import load
 from adapters.reference import ReferenceAdapter
 
 from .generate import AREAS, Steering, sequence
-from .replay import replay
+from .replay import replay_columns
 from .store import CampaignError, Store, join
 
 __all__ = ["CampaignError", "Store"]  # re-exported: the campaign's error and folder live in store.py
 
 STEP_COLUMNS = ("seq", "sequence_id", "area", "target", "step", "op", "call", "model", "impl", "expect", "clauses",
                 "problems", "diverged", "options", "model_reason", "impl_reason")
+# the columns a sequence's replay gives one value per call for (replay.Replayed)
+REPLAYED_COLUMNS = ("op", "call", "model", "impl", "expect", "clauses", "options", "model_reason", "impl_reason")
 SIGNATURE = ("op", "options", "model_reason", "impl_reason")
 
 
@@ -123,22 +138,30 @@ class Worker:
         toward the table rows the earlier sequences of these ``indexes`` have not reached (generate.Steering)."""
         columns: dict[str, list] = {name: [] for name in STEP_COLUMNS}
         steering = Steering(self.config.seed, self.config.areas) if sequences is None and self.corpus is None else None
+        per_sequence = [columns[name] for name in STEP_COLUMNS[:4]]
+        per_step = [(columns[name], name) for name in REPLAYED_COLUMNS]
+        steps, problems, diverged = columns["step"], columns["problems"], columns["diverged"]
         for index in indexes:
             seq = sequences[index] if sequences is not None else self.sequence(index, steering)
             self.model.reset()
             self.impl.reset()
-            records = replay(seq, self.model, self.impl)
-            if records and records[-1]["diverged"]:
+            replayed = replay_columns(seq, self.model, self.impl)
+            count = len(replayed)
+            if not count:
+                continue
+            if replayed.diverged:
                 self.divergent += 1
-            for record in records:
-                columns["seq"].append(index)
-                columns["sequence_id"].append(seq["id"])
-                columns["area"].append(seq["area"])
-                columns["target"].append(seq.get("target"))
-                for name in STEP_COLUMNS[4:]:
-                    columns[name].append(record[name])
-                if steering is not None:
-                    steering.saw(record["clauses"])
+            for column, value in zip(per_sequence, (index, seq["id"], seq["area"], seq.get("target"))):
+                column.extend(itertools.repeat(value, count))
+            steps.extend(range(count))
+            for column, name in per_step:
+                column.extend(getattr(replayed, name))
+            problems.extend(itertools.repeat([], count - 1))
+            problems.append(replayed.problems)
+            diverged.extend(itertools.repeat(False, count - 1))
+            diverged.append(replayed.diverged)
+            if steering is not None:
+                steering.saw(itertools.chain.from_iterable(replayed.clauses))
         return columns
 
 
