@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pyarrow.dataset as ds
@@ -123,23 +124,74 @@ def test_a_mutant_is_caught_with_the_same_aggregates_in_process_and_on_spark(spa
 
 
 def test_a_resumed_campaign_gives_the_same_result_as_an_uninterrupted_one(spark, tmp_path):
-    config = CampaignConfig(adapter=MUTANT, sequences=60, length=10, seed=5, partition_size=6)  # 10 partitions
+    # 20 partitions of 6 on two executors: the interruption (after the first partition the driver sees done)
+    # comes long before the last one is replayed
+    config = CampaignConfig(adapter=MUTANT, sequences=120, length=10, seed=5, partition_size=6)
     whole = run_campaign(config, tmp_path / "whole", master="inprocess")
     with pytest.raises(KeyboardInterrupt):
         run_campaign(config, tmp_path / "resumed", campaign_id="c", master="local[2]", spark=spark, stop_after=1)
     folder = tmp_path / "resumed" / "c"
+    # the interrupted run waited for its cancelled tasks: what it left is final, and its lease folder is gone
     done = sorted(p.name for p in (folder / "done").iterdir())
-    assert 0 < len(done) < 10
+    assert 0 < len(done) < 20
+    assert not (folder / "running").exists()
     # a partition interrupted while it was being written: rows without a done-marker are thrown away
-    partial = folder / "steps" / "part=9"
+    unfinished = max(set(range(20)) - {int(name.split("-")[1]) for name in done})
+    partial = folder / "steps" / f"part={unfinished}"
     partial.mkdir(parents=True, exist_ok=True)
     (partial / "part-garbage.parquet").write_text("half a file")
     resumed = run_campaign(config, tmp_path / "resumed", campaign_id="c", master="local[2]", spark=spark)
     assert resumed["run"]["partitions_skipped"] == len(done)
-    assert resumed["run"]["partitions_run"] == 10 - len(done)
+    assert resumed["run"]["partitions_run"] == 20 - len(done)
     assert resumed["aggregates"] == whole["aggregates"]
     again = run_campaign(config, tmp_path / "resumed", campaign_id="c", master="inprocess")
     assert again["run"]["partitions_run"] == 0 and again["aggregates"] == whole["aggregates"]
+
+
+def test_a_cancelled_task_stores_nothing_once_the_driver_has_stopped_waiting(tmp_path):
+    # the protocol between an interrupted driver and its Spark tasks (conformance/campaign/spark.py), without Spark
+    import threading
+    import time
+
+    from conformance.campaign.spark import CHECK_SECONDS, Cancellation
+    from conformance.campaign.store import Store
+
+    driver = Cancellation(Store(tmp_path), "token")
+    driver.open()
+    told_yes, told_no = Cancellation(Store(tmp_path), "token"), Cancellation(Store(tmp_path), "token")
+    stored = []
+    with told_yes.lease(3):
+        assert told_yes.wanted()  # told yes: it may store partition 3 whatever happens next
+        waited = threading.Thread(target=lambda: stored.append(("driver", driver.cancel(seconds=30))))
+        waited.start()
+        time.sleep(CHECK_SECONDS + 0.1)
+        assert waited.is_alive() and driver.leases() == [3]  # the driver waits for the task it told yes
+        assert not told_yes.wanted()  # asked again, it is told no
+        stored.append("partition 3")
+    waited.join(10)
+    assert stored == ["partition 3", ("driver", True)]
+    with told_no.lease(4):  # a task that leases after the cancellation is told no, and writes nothing
+        assert not told_no.wanted()
+    driver.close()
+    assert not (tmp_path / "running").exists()
+    with told_no.lease(5):  # after the run: no folder to lease in, still no
+        assert not told_no.wanted() and not (tmp_path / "running").exists()
+
+
+def test_a_cancelled_partition_stops_between_sequences_and_writes_nothing(tmp_path):
+    from conformance.campaign.run import Store, Worker, replay_partition
+
+    config = CampaignConfig(adapter="reference", sequences=12, length=6, seed=2, partition_size=12)
+    store = Store(tmp_path)
+    store.prepare(config)
+    answers = iter([True, True, True])  # three sequences, then no
+    worker = Worker(config)
+    try:
+        assert replay_partition(worker, store, 0, wanted=lambda: next(answers, False)) is None
+        assert not (tmp_path / "steps" / "part=0").exists() and store.finished() == set()
+        assert replay_partition(worker, store, 0, wanted=lambda: True) == 0 and store.finished() == {0}
+    finally:
+        worker.close()
 
 
 def test_a_corpus_round_trips_and_replays_as_generated(spark, tmp_path):
@@ -183,13 +235,47 @@ def test_a_bad_corpus_is_one_clear_message(tmp_path):
 
 def test_a_jvm_that_does_not_start_is_one_line_naming_the_options(tmp_path):
     java_or_skip()
-    env = {**os.environ, "MQCONF_SPARK_JAVA_OPTIONS": "-Xmx1k"}  # too small a heap: the JVM cannot start
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {**os.environ, "MQCONF_SPARK_JAVA_OPTIONS": "-Xmx1k",  # too small a heap: the JVM cannot start
+           "TMPDIR": str(temporary)}
     result = subprocess.run([sys.executable, "-m", "conformance.cli", "campaign", "--sequences", "2", "--length", "2",
                              "--master", "local[1]", "--output", str(tmp_path)],
                             cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
     errors = [line for line in result.stderr.splitlines() if line.startswith("mqconf:")]
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     assert len(errors) == 1 and "Spark did not start" in errors[0] and "-Xmx1k" in errors[0]
+    # the JVM's own log is kept for the user to read why, and the error names it
+    [log] = temporary.glob("mqconf-spark-*.log")
+    assert f"JVM log {log})" in errors[0]
+
+
+def test_the_jvm_log_of_a_session_that_ran_cleanly_is_removed_when_the_process_ends(tmp_path):
+    java_or_skip()
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    result = subprocess.run([sys.executable, "-m", "conformance.cli", "campaign", "--sequences", "2", "--length", "2",
+                             "--master", "local[1]", "--output", str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "TMPDIR": str(temporary)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert not list(temporary.glob("mqconf-spark-*.log"))
+
+
+def test_kept_jvm_logs_of_ended_processes_are_pruned_after_a_week(tmp_path):
+    from conformance.campaign import spark
+
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead, alive = int(ended.stdout), os.getpid()
+    old = time.time() - (spark.KEEP_FAILED_LOGS_DAYS + 1) * 86400
+    logs = {"old, ended": tmp_path / f"mqconf-spark-{dead}.log", "old, running": tmp_path / f"mqconf-spark-{alive}.log",
+            "recent, ended": tmp_path / "mqconf-spark-999999999.log"}  # above any pid Linux gives
+    for name, log in logs.items():
+        log.write_text("why Spark failed")
+        if name.startswith("old"):
+            os.utime(log, (old, old))
+    spark._prune_logs(tmp_path)
+    assert {name for name, log in logs.items() if log.exists()} == {"old, running", "recent, ended"}
 
 
 def test_a_missing_java_is_a_message_saying_what_to_install(monkeypatch):

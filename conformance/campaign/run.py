@@ -36,7 +36,7 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -192,10 +192,19 @@ def write_partition_arrow(store: Store, part: int, columns: dict[str, list], div
 
 
 def replay_partition(worker: Worker, store: Store, part: int,
-                     sequences: Mapping[int, Mapping[str, Any]] | None = None) -> int:
-    """Replay partition ``part`` with ``worker`` and store it; returns how many of its sequences diverged."""
+                     sequences: Mapping[int, Mapping[str, Any]] | None = None,
+                     wanted: Callable[[], bool] | None = None) -> int | None:
+    """Replay partition ``part`` with ``worker`` and store it; returns how many of its sequences diverged.
+
+    ``wanted`` (a cancelled Spark task's way out) is asked before each sequence and once more just before the
+    partition is stored: once it says no, the partition stops, nothing of it is written, and None is returned."""
     before = worker.divergent
-    columns = worker.rows(worker.config.indexes(part), sequences)
+    indexes = worker.config.indexes(part)
+    if wanted is not None:
+        indexes = itertools.takewhile(lambda _: wanted(), indexes)
+    columns = worker.rows(indexes, sequences)
+    if wanted is not None and not wanted():
+        return None
     write_partition_arrow(store, part, columns, worker.divergent - before)
     return worker.divergent - before
 

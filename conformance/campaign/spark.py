@@ -17,10 +17,12 @@ Aggregation is a second job, a map-reduce over the stored partitions (see :func:
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import json
 import logging
+import math
 import os
 import re
 import shutil
@@ -29,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -159,7 +163,7 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archive
                .config("spark.sql.shuffle.partitions", "8")
                .config("spark.python.worker.reuse", "true"))
     _quiet_py4j()
-    jvm_log = Path(tempfile.gettempdir()) / f"mqconf-spark-{os.getpid()}.log"
+    jvm_log = _jvm_log()
     start = jvm_log.stat().st_size if jvm_log.exists() else 0
     before = _children()
     try:
@@ -174,6 +178,7 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archive
                 pass
         if not isinstance(exc, Exception):
             raise
+        _KEPT_LOGS.add(jvm_log)
         said = _jvm_said(jvm_log, start)
         raise CampaignError(f"Spark did not start on master {master!r}: {_first_line(exc)}"
                             + (f" (the JVM said: {said})" if said else "") + f" (JVM options: "
@@ -187,6 +192,52 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archive
             spark.stop()
             raise
     return spark
+
+
+KEEP_FAILED_LOGS_DAYS = 7
+_LOGS: set[Path] = set()  # this process's JVM logs, removed when it ends...
+_KEPT_LOGS: set[Path] = set()  # ...unless Spark failed
+
+
+def _jvm_log() -> Path:
+    """The file this process's Spark JVM writes its own messages to (its standard error), one per process.
+
+    The JVM outlives a stopped session (PySpark keeps its gateway for the next one) and writes here until this
+    process ends, so the file is removed then, unless Spark failed (it did not start, or a job failed): then it
+    is kept for the user to read, and the error names it. Kept logs of processes that have ended are removed
+    after KEEP_FAILED_LOGS_DAYS days, by the next session started on this machine."""
+    path = Path(tempfile.gettempdir()) / f"mqconf-spark-{os.getpid()}.log"
+    if path not in _LOGS:
+        _LOGS.add(path)
+        atexit.register(_remove_log, path)
+        _prune_logs(path.parent)
+    return path
+
+
+def _remove_log(path: Path) -> None:
+    if path not in _KEPT_LOGS:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def _prune_logs(folder: Path) -> None:
+    """Remove the kept JVM logs of ended processes once they are older than KEEP_FAILED_LOGS_DAYS days."""
+    cutoff = time.time() - KEEP_FAILED_LOGS_DAYS * 86400
+    for log in folder.glob("mqconf-spark-*.log"):
+        pid = log.name[len("mqconf-spark-"):-len(".log")]
+        with contextlib.suppress(OSError, ValueError):
+            if log.stat().st_mtime < cutoff and not _alive(int(pid)):
+                log.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process
+        return True
+    return True
 
 
 def _children() -> set[int]:
@@ -241,18 +292,109 @@ def _jvm_said(path: Path, start: int) -> str | None:
     return " ".join(chosen.split())[:300] if chosen else None
 
 
-def _replay_task(config_json: str, directory: str, corpus_mode: bool):
+QUIESCE_SECONDS = 5.0  # how long an interrupted run waits for its cancelled tasks to stop writing
+CHECK_SECONDS = 0.2  # how often, at most, a task asks whether it is still wanted between sequences
+
+
+class Cancellation:
+    """How the driver stops a job's tasks, and knows when they have stopped writing to the campaign folder.
+
+    Cancelling a Spark job ends it at once for the driver, not for its Python workers: a task in the middle of
+    a partition replays on (Spark kills its worker seconds later, or not at all) and would store the partition
+    and write its done-marker after the driver had given up, so the folder would still change under a caller
+    that had seen the interruption. The tasks cooperate through files under ``running/<token>/`` in the
+    campaign folder (any executor that can write the campaign can see them):
+
+    - ``wanted`` exists while the job is wanted; the driver deletes it to cancel (:meth:`cancel`);
+    - a task holds the lease ``part-K`` while it may write partition K: taken before it first asks whether it
+      is wanted, released once its marker is written or it gave up (:meth:`lease`).
+
+    A task asks between sequences (at most every CHECK_SECONDS) and once more once its rows are computed; it
+    writes nothing once told no. Having deleted ``wanted``, the driver waits until no lease is left (at most
+    QUIESCE_SECONDS): a task that was told yes holds its lease until its partition is stored whole, and one that
+    takes a lease later is told no. So once :meth:`cancel` returns True, nothing more is written."""
+
+    def __init__(self, store: Store, token: str):
+        self.store, self.token = store, token
+        self._answer: tuple[float, bool] | None = None
+
+    # -- the driver
+
+    def open(self) -> None:
+        self.store.write_text("", "running", self.token, "wanted")
+
+    def cancel(self, seconds: float = QUIESCE_SECONDS) -> bool:
+        """Tell the tasks to stop; wait (at most ``seconds``) until none may still write. False on timeout."""
+        self._remove("wanted")
+        deadline = time.monotonic() + seconds
+        while self.leases():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
+    def leases(self) -> list[int]:
+        """The partitions whose tasks may still write."""
+        return sorted(int(name.split("-", 1)[1]) for name in self.store.listing("running", self.token)
+                      if name.startswith("part-"))
+
+    def close(self) -> None:
+        with contextlib.suppress(CampaignError):
+            self.store.delete("running", self.token)
+            if not self.store.listing("running"):  # no other run's folder left in it
+                self.store.delete("running")
+
+    # -- a task
+
+    @contextlib.contextmanager
+    def lease(self, part: int) -> Iterator[None]:
+        self._answer = None  # an answer given before the lease was taken does not count
+        try:
+            if not self.store.exists("running", self.token):
+                raise FileNotFoundError  # the driver has removed the folder: the job is over
+            self.store.write_text("", "running", self.token, f"part-{part}")
+        except (CampaignError, OSError):
+            self._answer = (math.inf, False)
+        try:
+            yield
+        finally:
+            self._remove(f"part-{part}")
+
+    def wanted(self) -> bool:
+        """Whether the job is still wanted (asked of the folder at most every CHECK_SECONDS; no is final)."""
+        now = time.monotonic()
+        if self._answer is not None and (not self._answer[1] or now - self._answer[0] < CHECK_SECONDS):
+            return self._answer[1]
+        try:
+            answer = self.store.exists("running", self.token, "wanted")
+        except CampaignError:
+            answer = False
+        self._answer = (now, answer)
+        return answer
+
+    def _remove(self, name: str) -> None:
+        with contextlib.suppress(OSError, CampaignError):
+            self.store.fs.delete_file(self.store.path("running", self.token, name))
+
+
+def _replay_task(config_json: str, directory: str, corpus_mode: bool, token: str):
     """The function each task runs on its executor: replay the task's partitions with one model and one adapter
-    and store each as Parquet with its done-marker; yield (partition, divergent sequences) per partition."""
+    and store each as Parquet with its done-marker; yield (partition, divergent sequences) per partition. A
+    cancelled task stops between sequences and stores nothing more (:class:`Cancellation`)."""
 
     def task(items: Iterator[tuple[int, str]]) -> Iterator[tuple[int, int]]:
         config = CampaignConfig.from_json(json.loads(config_json))
         store = Store(directory)
+        cancellation = Cancellation(store, token)
         worker = Worker(config)
         try:
             for part, shipped in items:
                 sequences = dict(zip(config.indexes(part), json.loads(shipped))) if corpus_mode else None
-                yield part, replay_partition(worker, store, part, sequences)
+                with cancellation.lease(part):
+                    divergent = replay_partition(worker, store, part, sequences, cancellation.wanted)
+                if divergent is None:
+                    return
+                yield part, divergent
         finally:
             worker.close()
 
@@ -277,8 +419,22 @@ def run(spark, config: CampaignConfig, store: Store, corpus: Sequence[Mapping[st
         return 0, config.parts
     items = [(part, json.dumps([corpus[i] for i in config.indexes(part)]) if corpus is not None else "")
              for part in pending]
+    cancellation = Cancellation(store, uuid.uuid4().hex)
+    cancellation.open()
     job = (spark.sparkContext.parallelize(items, len(items))
-           .mapPartitions(_replay_task(json.dumps(config.to_json()), store.for_executors(), corpus is not None)))
+           .mapPartitions(_replay_task(json.dumps(config.to_json()), store.for_executors(), corpus is not None,
+                                       cancellation.token)))
+    try:
+        return _follow(spark, job, config, store, pending, progress, stop_after, cancellation)
+    finally:
+        cancellation.close()
+
+
+def _follow(spark, job, config: CampaignConfig, store: Store, pending: list[int], progress: Progress,
+            stop_after: int | None, cancellation: Cancellation) -> tuple[int, int]:
+    """Run ``job`` on a background thread and follow its done-markers (see :func:`run`). When the job does not
+    end well (Ctrl-C, the test hook, a failed task), its tasks are cancelled and waited for, so that what is on
+    disk once this returns or raises no longer changes."""
     outcome: dict[str, Any] = {}
 
     def collect() -> None:
@@ -306,10 +462,22 @@ def run(spark, config: CampaignConfig, store: Store, corpus: Sequence[Mapping[st
     except KeyboardInterrupt:
         spark.sparkContext.cancelAllJobs()
         thread.join()
+        _quiesce(cancellation)
         raise
     if "error" in outcome:
-        raise CampaignError(f"the Spark job failed: {_first_line(outcome['error'])}") from outcome["error"]
+        _quiesce(cancellation)  # a failed task aborts the job; the others are cancelled and may still be writing
+        log = _jvm_log()
+        _KEPT_LOGS.add(log)
+        raise CampaignError(f"the Spark job failed: {_first_line(outcome['error'])} (JVM log {log})"
+                            ) from outcome["error"]
     return len(pending), config.parts - len(pending)
+
+
+def _quiesce(cancellation: Cancellation) -> None:
+    if not cancellation.cancel():
+        logging.getLogger("mqconf.campaign").warning(
+            "warning: cancelled Spark tasks of partitions %s did not stop within %s s; a re-run redoes whatever "
+            "they leave unmarked", ", ".join(map(str, cancellation.leases())), QUIESCE_SECONDS)
 
 
 def _first_line(exc: BaseException) -> str:
