@@ -283,7 +283,8 @@ def get(
     request = get_request(qm, gmo, md, handle)
     if request.refused is not None:
         return failure(*request.refused)
-    if gmo.Options & GMO_WAIT and gmo.WaitInterval < 0 and gmo.WaitInterval != MQWI_UNLIMITED:
+    options, wait_interval = gmo.Options, gmo.WaitInterval
+    if options & GMO_WAIT and wait_interval < 0 and wait_interval != MQWI_UNLIMITED:
         return failure("MQRC_WAIT_INTERVAL_ERROR", "get.wait.interval-error")
     if via is not None and via.InhibitGet:
         return failure("MQRC_GET_INHIBITED", "queue.alias.inhibit-get")  # every definition on the path counts
@@ -294,7 +295,7 @@ def get(
         return failure(*request.refused_later)
     if request.not_modelled is not None:
         raise NotModelled(request.not_modelled)
-    options, match = gmo.Options, request.match
+    match = request.match
     browse, under_cursor, logical, complete = request.browse, request.under_cursor, request.logical, request.complete
     token = gmo.MsgToken if request.token else None
     clauses = list(request.clauses)
@@ -472,7 +473,7 @@ def get(
         out.GroupId, out.MsgSeqNumber, out.Offset = template.GroupId, template.MsgSeqNumber, template.Offset
         out.MsgFlags, out.OriginalLength = template.MsgFlags, template.OriginalLength
     out.Version = md.Version
-    gmo_out = MQGMO.of({"Version": gmo.Version, "Options": gmo.Options, "WaitInterval": gmo.WaitInterval,
+    gmo_out = MQGMO.of({"Version": gmo.Version, "Options": options, "WaitInterval": wait_interval,
                         "ResolvedQName": queue.definition.name, "MatchOptions": gmo.MatchOptions})
     if gmo.Version >= MQGMO_VERSION_2:
         flags = out.MsgFlags if inconsistent is not None else \

@@ -60,13 +60,13 @@ def table2_call(logical_order: bool) -> str:
     return "MQPUT with MQPMO_LOGICAL_ORDER" if logical_order else "MQPUT without MQPMO_LOGICAL_ORDER"
 
 
-def resolve_persistence(md: MQMD, defaults: QueueDefinition) -> int | None:
-    """The Persistence the message is stored with; None when the field holds no valid value. ``defaults`` is the
-    definition whose DefPersistence applies: the queue's, or the alias's it was opened through.
+def resolve_persistence(persistence: int, defaults: QueueDefinition) -> int | None:
+    """The Persistence a message whose MQMD gives ``persistence`` is stored with; None when that is not a valid
+    value. ``defaults`` is the definition whose DefPersistence applies: the queue's, or the alias's it was opened
+    through.
 
     Clauses: put.persistence.as-q-def, put.persistence.invalid, queue.alias.def-persistence.
     """
-    persistence = md.Persistence
     if persistence == MQPER_PERSISTENCE_AS_Q_DEF:
         return defaults.DefPersistence
     if persistence in (MQPER_NOT_PERSISTENT, MQPER_PERSISTENT):
@@ -255,9 +255,9 @@ def put(
     put.msgid.*, put.correlid.*, put.syncpoint.*, put.put1-no-group-check, put.original-length.*, report.*
     (reference/report.py), expiry.* (reference/expiry.py).
     """
-    options = pmo.Options
+    options, given_flags = pmo.Options, md.MsgFlags
     version2 = md.Version >= MQMD_VERSION_2
-    request = put_request(qm, options, call, version2, md.MsgFlags if version2 else 0)
+    request = put_request(qm, options, call, version2, given_flags if version2 else 0)
     if request.refused is not None:
         return failure(*request.refused)
     logical, syncpoint, flags = request.logical, request.syncpoint, request.flags
@@ -270,10 +270,11 @@ def put(
 
     definition = queue.definition
     defaults = definition if via is None else via
-    persistence = resolve_persistence(md, defaults)
+    given_persistence = md.Persistence
+    persistence = resolve_persistence(given_persistence, defaults)
     if persistence is None:
         return failure("MQRC_PERSISTENCE_ERROR", "put.persistence.invalid")
-    if md.Persistence == MQPER_PERSISTENCE_AS_Q_DEF:
+    if given_persistence == MQPER_PERSISTENCE_AS_Q_DEF:
         clauses.append("put.persistence.as-q-def" if via is None else "queue.alias.def-persistence")
     priority = md.Priority
     if priority == MQPRI_PRIORITY_AS_Q_DEF:
@@ -321,9 +322,11 @@ def put(
         return Result(comp_code, VALUES[reason], clauses)
     if position is None:
         position = GroupPosition()
-    group_id = _group_id(qm, then["GroupId"], position, md.GroupId if version2 else NONE_ID)
-    seq = position.msg_seq_number(then["MsgSeqNumber"], md.MsgSeqNumber if version2 else 1)
-    offset = position.offset_after(then["Offset"], md.Offset if version2 else 0)
+    # The caller's GroupId, MsgSeqNumber and Offset, read once (a version-1 MQMD has none to give).
+    given_group_id, given_seq, given_offset = md.GroupId, md.MsgSeqNumber, md.Offset
+    group_id = _group_id(qm, then["GroupId"], position, given_group_id if version2 else NONE_ID)
+    seq = position.msg_seq_number(then["MsgSeqNumber"], given_seq if version2 else 1)
+    offset = position.offset_after(then["Offset"], given_offset if version2 else 0)
     if not 1 <= seq <= MAX_SEQ_OR_OFFSET:
         return Result(MQCC_FAILED, VALUES["MQRC_MSG_SEQ_NUMBER_ERROR"], clauses + ["put.msg-seq-number-range"])
     if not 0 <= offset <= MAX_SEQ_OR_OFFSET:
@@ -339,28 +342,22 @@ def put(
     else:
         msg_id = md.MsgId
         clauses.append("put.msgid.from-field")
+    given_correl_id = correl_id = md.CorrelId
     if options & PMO_NEW_CORREL_ID:
         correl_id = qm.ids.new_id()
         clauses.append("put.correlid.generated")
-    else:
-        correl_id = md.CorrelId
 
     put_date, put_time = qm.clock.put_date_time()
-    stored_flags = msgflags.stored_flags(md.MsgFlags if version2 else 0, clauses)
+    stored_flags = msgflags.stored_flags(request.msg_flags, clauses)
     stored = md.copy()
     stored.Version, stored.MsgId, stored.Persistence, stored.Priority = MQMD_VERSION_2, msg_id, persistence, priority
     stored.PutDate, stored.PutTime = put_date, put_time
-    # The other fields usually keep the caller's values; a copy that sets only what changes stays small.
-    if correl_id != md.CorrelId:
+    # The group fields are set even where they keep the caller's values: every get reads them, and a field that
+    # a structure holds reads faster than one left at its initial value. The other fields usually keep the
+    # caller's values; a copy that sets only what changes stays small.
+    stored.GroupId, stored.MsgSeqNumber, stored.Offset, stored.MsgFlags = group_id, seq, offset, stored_flags
+    if correl_id != given_correl_id:
         stored.CorrelId = correl_id
-    if group_id != md.GroupId:
-        stored.GroupId = group_id
-    if seq != md.MsgSeqNumber:
-        stored.MsgSeqNumber = seq
-    if offset != md.Offset:
-        stored.Offset = offset
-    if stored_flags != md.MsgFlags:
-        stored.MsgFlags = stored_flags
     if md.BackoutCount:
         stored.BackoutCount = 0
     expires_at = None
