@@ -15,7 +15,7 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	@echo "make install: upgrading pip"
 	$(VENV_PY) -m pip install --quiet --upgrade pip
 	@echo "make install: installing the suite and the versions constraints.txt pins (pip; the first time it downloads several hundred MiB, most of it pyspark)"
-	$(VENV_PY) -m pip install --quiet --progress-bar off -c constraints.txt -e .
+	$(VENV_PY) -m pip install --quiet --progress-bar off -c constraints.txt -e ".[test]"
 	# pip compiles what it installs, but not the modules of an editable install: compile them once here, rather than
 	# in each of the first test run's many processes at once.
 	@echo "make install: compiling the suite's modules"

@@ -331,7 +331,10 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
     print(f"badge: {paths['badge']}")
     for campaign in included:
         source, here = Path(campaign["source"]), Path.cwd().resolve()
-        print(f"campaign: {source.relative_to(here) if source.is_relative_to(here) else source}")
+        if "://" in campaign["source"]:
+            print(f"campaign: {campaign['source']}")
+        else:
+            print(f"campaign: {source.relative_to(here) if source.is_relative_to(here) else source}")
     from .junit import write_ci_results
 
     ci = write_ci_results(output, registry)  # every scenario beside pytest's tests, for CI tools
@@ -428,8 +431,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--scenarios", type=Path, nargs="+", default=None,
                      help="run only these scenario files or folders (and no tests)")
     included = run.add_mutually_exclusive_group()
-    included.add_argument("--campaign", type=Path, action="append", dest="campaigns", metavar="PATH",
-                          help="include this campaign (its folder under reports/campaigns/, or its summary.json) in "
+    included.add_argument("--campaign", action="append", dest="campaigns", metavar="PATH",
+                          help="include this campaign (its folder under reports/campaigns/ or a URI such as "
+                               "s3://bucket/campaigns/ID, or its summary.json) in "
                                "the report; may be given several times (default: the latest campaign of the adapter)")
     included.add_argument("--no-campaign", action="store_true", help="include no campaign in the report")
 

@@ -153,6 +153,7 @@ class RunWriter:
         # written first, so that even an interrupted run's report shows them; a stale copy from an earlier run
         # into the same folder must not survive
         copies = directory / CAMPAIGN_COPIES
+        campaigns = [_keep_witnesses(copy, directory) for copy in campaigns or []]
         if campaigns:
             copies.write_text(json.dumps(campaigns, indent=1) + "\n", encoding="utf-8")
         elif copies.exists():
@@ -311,13 +312,60 @@ SUMMARY_SHAPE = {
 }
 
 
-def load_campaign(path: Path) -> dict[str, Any]:
-    """A campaign's ``summary.json`` (``path`` is the campaign folder or the file itself) as the copy a run keeps:
-    ``{"source": absolute path, "witnesses": {slug: absolute path}, "summary": the file as is}``. Raises
-    :class:`ReportError` (one line naming the file) when it is missing, unreadable or not a campaign summary."""
+def _check_summary(summary: Any, file: Any) -> dict[str, Any]:
+    """``summary`` (parsed from ``file``) if it has the shape the report reads; ReportError naming what is wrong."""
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
+    error = best_match(Draft202012Validator(SUMMARY_SHAPE).iter_errors(summary))
+    if error is not None:
+        raise ReportError(f"{file}: not a campaign summary ({error.json_path}: {error.message[:120]})")
+    return summary
+
+
+def _load_campaign_uri(location: str) -> dict[str, Any]:
+    """:func:`load_campaign` for a campaign at a URI pyarrow reaches (campaign/store.py): the copy also holds the
+    witness scenarios' texts (``fetched``), which the run writes into its own folder so they run as they are."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    from .campaign.store import CampaignError, Store, join, shown
+
+    split = urlsplit(location)
+    if split.path.rstrip("/").endswith("/summary.json"):
+        location = urlunsplit(split._replace(path=split.path.rstrip("/")[:-len("/summary.json")]))
+    file = shown(join(location, "summary.json"))
+    try:
+        store = Store(location)
+        text = store.read_text("summary.json")
+    except FileNotFoundError:
+        raise ReportError(f"{file}: no summary.json there (did the campaign finish?); give a campaign folder "
+                          "or its summary.json") from None
+    except CampaignError as exc:
+        raise ReportError(str(exc)) from None
+    try:
+        summary = _check_summary(json.loads(text), file)
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{file}:{exc.lineno}: not JSON ({exc.msg})") from None
+    witnesses, fetched = {}, {}
+    for slug, recorded in summary["witnesses"].items():
+        name = Path(str(recorded)).name
+        witnesses[slug] = shown(store.uri("witnesses", name))
+        try:
+            fetched[slug] = store.read_text("witnesses", name)
+        except (FileNotFoundError, CampaignError):
+            raise ReportError(f"{witnesses[slug]}: cannot read this witness of the campaign") from None
+    return {"source": file, "witnesses": witnesses, "summary": summary, "fetched": fetched}
+
+
+def load_campaign(path: Path | str) -> dict[str, Any]:
+    """A campaign's ``summary.json`` (``path`` is the campaign folder or the file itself, a local path or a URI
+    pyarrow reaches such as ``s3://bucket/campaigns/ID``) as the copy a run keeps: ``{"source": absolute path,
+    "witnesses": {slug: absolute path}, "summary": the file as is}``. Raises :class:`ReportError` (one line naming
+    the file) when it is missing, unreadable or not a campaign summary."""
+    from .campaign.store import is_uri
+
+    if is_uri(str(path)):
+        return _load_campaign_uri(str(path))
     path = Path(path)
     file = path / "summary.json" if path.is_dir() else path
     try:
@@ -329,9 +377,7 @@ def load_campaign(path: Path) -> dict[str, Any]:
         raise ReportError(f"{file}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
     except json.JSONDecodeError as exc:
         raise ReportError(f"{file}:{exc.lineno}: not JSON ({exc.msg})") from None
-    error = best_match(Draft202012Validator(SUMMARY_SHAPE).iter_errors(summary))
-    if error is not None:
-        raise ReportError(f"{file}: not a campaign summary ({error.json_path}: {error.message[:120]})")
+    _check_summary(summary, file)
     file = file.resolve()
     witnesses = {}
     for slug, recorded in summary["witnesses"].items():
@@ -409,7 +455,7 @@ def campaign_section(copy: dict[str, Any], directory: Path) -> dict[str, Any]:
     return {
         "id": summary["campaign"],
         "adapter": config["adapter"],
-        "summary": _relative(copy["source"], directory),
+        "summary": copy["source"] if "://" in copy["source"] else _relative(copy["source"], directory),
         "master": run["master"],
         "seconds": run.get("seconds"),
         "sequences": aggregates["sequences"],
@@ -428,6 +474,22 @@ def campaign_section(copy: dict[str, Any], directory: Path) -> dict[str, Any]:
         "clauses_counted": sum(1 for _, n in clauses if n),
         "top_clauses": [{"id": clause_id, "count": n} for clause_id, n in clauses[:TOP_CLAUSES] if n],
     }
+
+
+def _keep_witnesses(copy: dict[str, Any], directory: Path) -> dict[str, Any]:
+    """A campaign copy whose witnesses were fetched from a URI (:func:`_load_campaign_uri`) with them written
+    into the run folder (``campaign-witnesses/<campaign>/``), where they run as scenarios; other copies as is."""
+    fetched = copy.get("fetched")
+    if not fetched:
+        return {k: v for k, v in copy.items() if k != "fetched"}
+    folder = directory / "campaign-witnesses" / safe_name(str(copy["summary"]["campaign"]))
+    folder.mkdir(parents=True, exist_ok=True)
+    witnesses = {}
+    for slug, text in fetched.items():
+        target = folder / f"{safe_name(slug)}.yaml"
+        target.write_text(text, encoding="utf-8")
+        witnesses[slug] = str(target.resolve())
+    return {**{k: v for k, v in copy.items() if k != "fetched"}, "witnesses": witnesses}
 
 
 def read_campaigns(directory: Path) -> list[dict[str, Any]]:

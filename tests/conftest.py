@@ -4,6 +4,8 @@ markers, expectation files. Run them with ``make test``, which installs the suit
 
 import os
 
+import pytest
+
 from conformance.campaign.spark import JVM_OPTIONS
 
 # ``pytester`` runs pytest in process for the tests of the plugin itself (tests/test_pytest_plugin.py).
@@ -18,3 +20,27 @@ os.environ.setdefault("MQCONF_SPARK_JAVA_OPTIONS",
 # The first campaign on Spark builds class-data sharing archives (conformance/campaign/class_data_sharing.py ensure):
 # a minute of Spark no test should spend by accident. Tests that need an archive build one explicitly.
 os.environ.setdefault("MQCONF_SPARK_CDS_BUILD", "0")
+
+
+@pytest.fixture(scope="session")
+def s3_campaigns():
+    """A real S3 endpoint on 127.0.0.1 (moto's server, in a thread; the ``test`` extra ``make install`` installs)
+    with one bucket: the base URI of a campaigns folder there, credentials and endpoint in the URI (so Spark's
+    Python workers, whose environment was fixed when their JVM started, reach it too). Skipped without moto."""
+    import logging
+    import uuid
+
+    pytest.importorskip("moto.server", reason="moto's S3 server (the test extra: make install) is not installed")
+    import pyarrow.fs as pafs
+    from moto.server import ThreadedMotoServer
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    bucket = f"mqconf-{uuid.uuid4().hex[:12]}"
+    query = f"endpoint_override={host}:{port}&scheme=http&region=us-east-1"
+    fs, _ = pafs.FileSystem.from_uri(f"s3://test:test@{bucket}?{query}&allow_bucket_creation=true")
+    fs.create_dir(bucket)
+    yield f"s3://test:test@{bucket}/campaigns?{query}"
+    server.stop()

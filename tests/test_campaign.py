@@ -123,6 +123,19 @@ def test_a_mutant_is_caught_with_the_same_aggregates_in_process_and_on_spark(spa
         assert failing.status == FAILED and "GroupId" in " ".join(failing.failures[-1].problems)
 
 
+def test_spark_executors_write_a_campaign_to_s3_with_the_in_process_aggregates(spark, s3_campaigns, tmp_path):
+    """The executors write their partitions and markers to S3 themselves (a real S3 endpoint: moto's server), the
+    aggregation reads them back from there, and the summary lands beside them."""
+    from conformance.campaign.store import Store, join
+
+    config = CampaignConfig(adapter=MUTANT, sequences=24, length=10, seed=5, partition_size=6)
+    on_s3 = run_campaign(config, s3_campaigns, campaign_id="spark", master="local[2]", spark=spark,
+                         show_progress=False)
+    in_process = run_campaign(config, tmp_path, campaign_id="local", master="inprocess", show_progress=False)
+    assert on_s3["aggregates"] == in_process["aggregates"] and on_s3["run"]["partitions_run"] == 4
+    assert Store(join(s3_campaigns, "spark")).summary()["aggregates"] == in_process["aggregates"]
+
+
 def test_a_resumed_campaign_gives_the_same_result_as_an_uninterrupted_one(spark, tmp_path):
     # 20 partitions of 6 on two executors: the interruption (after the first partition the driver sees done)
     # comes long before the last one is replayed

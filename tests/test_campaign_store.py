@@ -72,8 +72,11 @@ def test_an_unreachable_or_unsupported_location_is_one_line(tmp_path, location, 
     errors = [line for line in result.stderr.splitlines() if line.strip()]
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     assert len(errors) == 1 and errors[0].startswith("mqconf: ") and said in errors[0], errors
-    with pytest.raises(CampaignError):
-        Store(location).prepare(CampaignConfig(sequences=2, length=3))
+
+
+def test_an_unsupported_location_is_a_campaign_error_when_the_store_is_built():
+    with pytest.raises(CampaignError, match="nosuch://x/runs: cannot reach this campaign location"):
+        Store("nosuch://x/runs")
 
 
 def test_the_summary_written_to_a_uri_names_its_files_relative_to_the_folder(tmp_path):
@@ -83,3 +86,46 @@ def test_the_summary_written_to_a_uri_names_its_files_relative_to_the_folder(tmp
     stored = json.loads((tmp_path / "u" / "c" / "summary.json").read_text())
     assert "directory" not in stored and stored["campaign"] == summary["campaign"] == "c"
     assert all(path.startswith("witnesses/") for path in stored["witnesses"].values())
+
+
+# -- a real S3 endpoint (moto's server on 127.0.0.1; tests/conftest.py s3_campaigns) -------------------------------
+
+def test_a_campaign_on_s3_gives_the_local_aggregates_and_its_summary_is_read_back_from_there(s3_campaigns, tmp_path):
+    config = CampaignConfig(adapter=MUTANT, sequences=12, length=8, seed=1, areas=("groups",), partition_size=4)
+    on_s3 = run_campaign(config, s3_campaigns, campaign_id="c", master="inprocess", show_progress=False)
+    local = run_campaign(config, tmp_path, campaign_id="c", master="inprocess", show_progress=False)
+    assert on_s3["aggregates"] == local["aggregates"] and on_s3["aggregates"]["signatures"]
+    store = Store(join(s3_campaigns, "c"))
+    assert store.summary()["aggregates"] == local["aggregates"]
+    assert store.finished() == {0, 1, 2} and sorted(store.listing("steps", "part=1")) == ["part-00000.parquet"]
+    # a re-run resumes it: every partition is done
+    again = run_campaign(config, s3_campaigns, campaign_id="c", master="inprocess", show_progress=False)
+    assert again["run"]["partitions_skipped"] == 3 and again["aggregates"] == local["aggregates"]
+
+
+def test_a_run_includes_a_campaign_on_s3_with_its_witnesses_copied_into_the_run(s3_campaigns, tmp_path, capsys):
+    from conformance import cli
+
+    config = CampaignConfig(adapter=MUTANT, sequences=8, length=6, seed=0, areas=("groups",))
+    run_campaign(config, s3_campaigns, campaign_id="w", master="inprocess", show_progress=False)
+    output = tmp_path / "run"
+    assert cli.main(["run", "--adapter", "reference", "--output", str(output), "--scenarios",
+                     str(ROOT / "fixtures" / "scenarios" / "close"), "--campaign", join(s3_campaigns, "w")]) == 0
+    printed = capsys.readouterr().out
+    assert "test:***@" in printed and "test:test@" not in printed  # the URI's secret is not printed
+    [section] = json.loads((output / "conformance.json").read_text())["campaigns"]
+    assert section["id"] == "w" and section["summary"].endswith("/w/summary.json?" + s3_campaigns.split("?")[1])
+    for signature in section["signatures"]:
+        witness = output / signature["witness"]["path"]
+        assert witness.is_relative_to(output / "campaign-witnesses") and load_scenario(witness).steps
+        assert cli.main(["scenario", str(witness), "--adapter", MUTANT]) == 1
+        assert cli.main(["scenario", str(witness), "--adapter", "reference"]) == 0
+
+
+def test_a_campaign_uri_with_no_summary_is_one_line_and_exit_2(s3_campaigns, tmp_path, capsys):
+    from conformance import cli
+
+    status = cli.main(["run", "--adapter", "reference", "--output", str(tmp_path / "run"), "--scenarios",
+                       str(ROOT / "fixtures" / "scenarios" / "close"), "--campaign", join(s3_campaigns, "nothing")])
+    errors = capsys.readouterr().err.splitlines()
+    assert status == 2 and len(errors) == 1 and "no summary.json there" in errors[0] and "test:test@" not in errors[0]

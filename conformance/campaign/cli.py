@@ -13,7 +13,7 @@ from adapters.untrusted import for_terminal
 
 from ..vocabulary import AREAS as VOCABULARY
 from .generate import AREAS
-from .store import join
+from .store import join, shown
 
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
 # The capabilities (fixtures/capabilities.yaml) each generated area's calls need, as the vocabulary declares
@@ -132,4 +132,4 @@ def print_summary(summary: dict) -> None:
         print(f"DIVERGENCE x{signature['count']}: {signature['op']} [{signature['options'] or 'no options'}] "
               f"model {signature['model_reason']} vs adapter {for_terminal(signature['impl_reason'], 300)}")
         print(f"  witness ({signature['witness']['length']} calls): {summary['witnesses'][signature['slug']]}")
-    print(f"summary: {join(summary['directory'], 'summary.json')}")
+    print(f"summary: {shown(join(summary['directory'], 'summary.json'))}")

@@ -43,6 +43,15 @@ def join(location: str, *parts: str) -> str:
     return urlunsplit((split.scheme, split.netloc, path, split.query, split.fragment))
 
 
+def shown(location: str) -> str:
+    """``location`` as printed: a password in a URI (``s3://key:secret@bucket/...``) replaced by ``***``."""
+    split = urlsplit(str(location))
+    if not is_uri(str(location)) or split.password is None:
+        return str(location)
+    netloc = f"{split.username}:***@{split.hostname or ''}" + (f":{split.port}" if split.port else "")
+    return urlunsplit(split._replace(netloc=netloc))
+
+
 def filesystem(location: str):
     """The pyarrow filesystem holding ``location`` and the folder's path within it. CampaignError (one line,
     saying which location and why) when pyarrow cannot reach it."""
@@ -55,7 +64,7 @@ def filesystem(location: str):
     try:
         fs, path = pafs.FileSystem.from_uri(location)
     except (pyarrow.ArrowException, OSError, ValueError) as exc:
-        raise CampaignError(f"{location}: cannot reach this campaign location ({_one_line(exc)}); give a local "
+        raise CampaignError(f"{shown(location)}: cannot reach this campaign location ({_one_line(exc)}); give a local "
                             "path or a file://, hdfs:// or s3:// URI pyarrow can reach") from None
     return fs, path.rstrip("/") or "/"
 
@@ -109,7 +118,7 @@ class Store:
         except (pyarrow.ArrowException, OSError) as exc:
             if isinstance(exc, FileNotFoundError):
                 raise
-            raise CampaignError(f"{self.uri(what) if what else self.location}: {_one_line(exc)}") from None
+            raise CampaignError(f"{shown(self.uri(what) if what else self.location)}: {_one_line(exc)}") from None
 
     def exists(self, *parts: str) -> bool:
         import pyarrow.fs as pafs
@@ -174,7 +183,7 @@ class Store:
         except FileNotFoundError:
             existing = None
         if existing is not None and existing != config.to_json():
-            raise CampaignError(f"{self.location} holds a campaign with other settings ({existing}); give "
+            raise CampaignError(f"{shown(self.location)} holds a campaign with other settings ({existing}); give "
                                 f"another --id or --output, or delete that folder")
         self._guard("", lambda: self.fs.create_dir(self.path("steps"), recursive=True))
         self._guard("", lambda: self.fs.create_dir(self.path("done"), recursive=True))
