@@ -378,8 +378,9 @@ def put(
         clauses.append("put.syncpoint.invisible-until-commit")
     placed = []
     for piece_md, piece in _segments(stored, pieces, clauses):
+        message = StoredMessage(qm.next_seq(), piece_md, piece, qm.ids.new_token())
         # every segment carries the message's one expiry, so a logical message expires whole (expiry.segments-each)
-        message = StoredMessage(qm.next_seq(), piece_md, piece, qm.ids.new_token(), expires_at=expires_at)
+        message.expires_at = expires_at
         if uow is not None:
             message.state, message.uow = PUT_PENDING, uow.ident
             uow.puts.append((definition.name, message))
