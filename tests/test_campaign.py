@@ -246,6 +246,24 @@ def test_a_bad_corpus_is_one_clear_message(tmp_path):
     assert result.returncode == 2 and "bad.jsonl:2" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("damage", [b"{half a file", b"[1, 2]", b"\xff\xfe", None], ids=["not JSON", "not an object",
+                                                                                "not text", "a folder"])
+def test_a_damaged_campaign_json_is_one_line_naming_it_and_exit_2(tmp_path, damage):
+    command = [sys.executable, "-m", "conformance.cli", "campaign", "--sequences", "2", "--length", "2",
+               "--master", "inprocess", "--output", str(tmp_path), "--id", "c"]
+    assert subprocess.run(command, cwd=ROOT, capture_output=True, timeout=120).returncode == 0
+    settings = tmp_path / "c" / "campaign.json"
+    if damage is None:
+        settings.unlink()
+        settings.mkdir()
+    else:
+        settings.write_bytes(damage)
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    errors = [line for line in result.stderr.splitlines() if line.startswith("mqconf:")]
+    assert result.returncode == 2 and "Traceback" not in result.stderr and len(errors) == 1, result.stderr
+    assert str(settings) in errors[0] and "delete that campaign folder" in errors[0]
+
+
 def test_a_jvm_that_does_not_start_is_one_line_naming_the_options(tmp_path):
     java_or_skip()
     temporary = tmp_path / "tmp"

@@ -177,11 +177,23 @@ class Store:
     # -- the campaign's settings and partitions ------------------------------------------------------------------
 
     def prepare(self, config) -> None:
-        """Create the folder, or check that an existing one holds the same campaign."""
+        """Create the folder, or check that an existing one holds the same campaign. A campaign.json that cannot
+        be read as a campaign's settings is one CampaignError naming it and what to do."""
+        settings = self.uri("campaign.json")
+        remedy = "delete that campaign folder to start it again, or give another --id or --output"
         try:
             existing = json.loads(self.read_text("campaign.json"))
         except FileNotFoundError:
             existing = None
+            if self.exists("campaign.json"):
+                raise CampaignError(f"{settings}: not a file; {remedy}") from None
+        except UnicodeDecodeError as exc:
+            raise CampaignError(f"{settings}: not text ({exc.reason}); {remedy}") from None
+        except json.JSONDecodeError as exc:
+            raise CampaignError(f"{settings}:{exc.lineno}: not JSON ({exc.msg}); {remedy}") from None
+        if existing is not None and not isinstance(existing, dict):
+            raise CampaignError(f"{settings}: not a campaign's settings (a JSON {type(existing).__name__}, not an "
+                                f"object); {remedy}")
         if existing is not None and existing != config.to_json():
             raise CampaignError(f"{shown(self.location)} holds a campaign with other settings ({existing}); give "
                                 f"another --id or --output, or delete that folder")
