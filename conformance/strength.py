@@ -28,7 +28,7 @@ from adapters.families import FAMILIES, family_mutant_names, family_of_mutant, h
 from adapters.mutants import EQUIVALENT, PREFIX, SEMANTIC_MUTANTS, load_mutant, table_mutant_names
 
 from .runner import ERROR, FAILED, run_scenario
-from .scenario import Scenario, load_scenario, scenario_files
+from .scenario import Scenario, load_scenarios
 from .suite import ADAPTER_TESTS, NOT_SELF_CHECKS
 
 TABLE, SEMANTIC = "table", "semantic"
@@ -165,7 +165,7 @@ _SCENARIOS: list[Scenario] = []
 
 
 def _init(paths: Sequence[Path]) -> None:
-    _SCENARIOS[:] = [load_scenario(path) for path in scenario_files(paths)]
+    _SCENARIOS[:] = load_scenarios(paths)
 
 
 def _judge(job: tuple[Mutant, str, bool]) -> Verdict:
@@ -221,8 +221,10 @@ def render_markdown(report: dict) -> str:
 def run_strength(output: Path, profile: str = "quick", jobs: int = 2, only: str | None = None,
                  tests: bool = True, scenario_paths: Sequence[Path] | None = None) -> tuple[int, dict]:
     """Run every mutant (or those whose name contains ``only``) through the suite with ``jobs`` processes;
-    write strength.json and strength.md under ``output``. Returns (exit status, report)."""
+    write strength.json and strength.md under ``output``. Returns (exit status, report). Scenario files that do
+    not load are ScenarioErrors naming every one of them, before any mutant runs."""
     paths = list(scenario_paths or [fixtures.SCENARIOS])
+    _init(paths)  # here first: a bad file is reported once, not by each process
     mutants = [m for m in all_mutants() if only is None or only in m.name]
     output.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
@@ -236,7 +238,6 @@ def run_strength(output: Path, profile: str = "quick", jobs: int = 2, only: str 
                 verdicts.append(verdict)
                 _progress(len(verdicts), len(mutants), verdict)
     else:
-        _init(paths)
         for job in jobs_list:
             verdicts.append(_judge(job))
             _progress(len(verdicts), len(mutants), verdicts[-1])

@@ -264,6 +264,20 @@ def test_a_damaged_campaign_json_is_one_line_naming_it_and_exit_2(tmp_path, dama
     assert str(settings) in errors[0] and "delete that campaign folder" in errors[0]
 
 
+def test_a_corpus_of_scenario_files_reports_every_bad_file_not_only_the_first(tmp_path):
+    good = sorted((ROOT / "fixtures" / "scenarios" / "put").glob("*.yaml"))[0]
+    shutil.copy(good, tmp_path / "b-good.yaml")
+    (tmp_path / "a-bad.yaml").write_text("id: a\nsteps: [\n")  # not YAML
+    (tmp_path / "c-bad.yaml").write_text("id: c\ntitle: no steps\n")  # YAML, not a scenario
+    result = subprocess.run([sys.executable, "-m", "conformance.cli", "campaign", "--corpus", str(tmp_path),
+                             "--master", "inprocess", "--output", str(tmp_path / "out")],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    errors = [line for line in result.stderr.splitlines() if line.startswith("mqconf:")]
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert [e.split(":")[1].strip() for e in errors] == [str(tmp_path / "a-bad.yaml"), str(tmp_path / "c-bad.yaml")]
+    assert all(e.split(":")[2].isdigit() for e in errors)  # path:line: why
+
+
 def test_a_jvm_that_does_not_start_is_one_line_naming_the_options(tmp_path):
     java_or_skip()
     temporary = tmp_path / "tmp"

@@ -499,3 +499,18 @@ def test_a_stale_java_home_is_passed_over_the_same_way_by_product_and_tests(monk
     assert java == on_path and major >= 17
     assert spark.java_version() == major
     assert os.environ["JAVA_HOME"] != "/no/such/jdk"  # Spark's launcher reads JAVA_HOME: it now names a Java
+
+
+def test_strength_reports_every_scenario_file_that_does_not_load_before_running_a_mutant(tmp_path):
+    from conformance.scenario import ScenarioErrors
+    from conformance.strength import run_strength
+
+    good = sorted((REPO / "fixtures" / "scenarios" / "put").glob("*.yaml"))[0]
+    shutil.copy(good, tmp_path / "b-good.yaml")
+    (tmp_path / "a-bad.yaml").write_text("id: a\nsteps: [\n")
+    (tmp_path / "c-bad.yaml").write_text("id: c\ntitle: no steps\n")
+    with pytest.raises(ScenarioErrors) as raised:
+        run_strength(tmp_path / "out", jobs=1, tests=False, scenario_paths=[tmp_path])
+    assert [(Path(e.path).name, bool(e.line)) for e in raised.value.errors] == [("a-bad.yaml", True),
+                                                                               ("c-bad.yaml", True)]
+    assert not (tmp_path / "out" / "strength.json").exists()

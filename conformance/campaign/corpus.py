@@ -25,7 +25,6 @@ from typing import Any
 from reference.calls import OPS
 
 from ..matching import is_variable
-from ..yamlsource import SourceError
 
 ID_FIELDS = ("MD.MsgId", "MD.CorrelId", "MD.GroupId", "GMO.MsgToken")
 
@@ -50,10 +49,15 @@ def _check(sequence: Any, where: str) -> dict[str, Any]:
     return checked
 
 
-def _from_scenario(path: Path) -> dict[str, Any]:
-    from ..scenario import load_scenario
+def _from_scenarios(paths: Iterable[Path]) -> list[dict[str, Any]]:
+    """The sequences of scenario files, loaded as ``mqconf scenario`` and ``mqconf lint`` load them: every bad
+    file is reported (ScenarioErrors, one ``file:line: why`` each), not only the first."""
+    from ..scenario import load_scenarios
 
-    scenario = load_scenario(path)
+    return [_from_scenario(scenario) for scenario in load_scenarios(paths)]
+
+
+def _from_scenario(scenario) -> dict[str, Any]:
     calls, binds = [], []
     seen: set[str] = set()
     for step in scenario.steps:
@@ -80,7 +84,8 @@ def _plain(value: Any) -> Any:
 
 
 def load_corpus(path: Path) -> list[dict[str, Any]]:
-    """Every sequence of a corpus file or folder, in a stable order."""
+    """Every sequence of a corpus file or folder, in a stable order. CorpusError names the file (and line) that is
+    wrong; scenario files that do not load are ScenarioErrors naming every one of them."""
     path = Path(path)
     if not path.exists():
         raise CorpusError(f"{path}: no such file or folder")
@@ -90,9 +95,9 @@ def load_corpus(path: Path) -> list[dict[str, Any]]:
         files = sorted(path.rglob("*.yaml"))
         if not files:
             raise CorpusError(f"{path}: no corpus files (*.parquet, *.yaml) in this folder")
-        return [_from_scenario_checked(f) for f in files]
+        return _from_scenarios(files)
     if path.suffix in (".yaml", ".yml"):
-        return [_from_scenario_checked(path)]
+        return _from_scenarios([path])
     if path.suffix == ".parquet":
         return _load_parquet(path)
     if path.suffix in (".jsonl", ".json", ".ndjson"):
@@ -117,13 +122,6 @@ def load_corpus(path: Path) -> list[dict[str, Any]]:
             raise CorpusError(f"{path}: no sequences")
         return sequences
     raise CorpusError(f"{path}: a corpus is JSON lines (.jsonl), Parquet (.parquet) or scenario files (.yaml)")
-
-
-def _from_scenario_checked(path: Path) -> dict[str, Any]:
-    try:
-        return _from_scenario(path)
-    except SourceError as exc:
-        raise CorpusError(str(exc)) from None
 
 
 def _load_parquet(path: Path) -> list[dict[str, Any]]:
