@@ -75,7 +75,7 @@ def compare(left: Outcome, right: Outcome, identities: Identities, policy: dict[
 
     This is :func:`compare_full` (the definition) with one shortcut, for campaigns that compare every call: a
     structure (MD, GMO...) equal as a whole on both sides has no differing exact field, so only its identity
-    fields are matched (in the same order, binding the same symbols). tests/test_compare_fast.py checks, over
+    fields are matched (in the same order, binding the same symbols). tests/test_campaign_lean.py checks, over
     generated outcomes and a mutant adapter's, that both give the same problems and the same bindings."""
     if left.error or right.error:
         return [] if left.error == right.error else [f"error: {left.error!r} vs {right.error!r}"]

@@ -71,10 +71,11 @@ def _side(value: Any, identities: Identities, side: str) -> Any:
 
 
 def call_sides(raw: Mapping[str, Any], identities: Identities, aliases: Mapping[str, str]
-               ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+               ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], bytes | None]:
     """A call's arguments (``raw`` without its op) three ways: as recorded (symbols for identifiers), as the
     model runs it, and as the adapter runs it (a copy of its own, so an adapter that changes what it was given
-    changes nothing the replay keeps).
+    changes nothing the replay keeps); and, for a call that names no identifier, its arguments' ``marshal``
+    bytes (equal bytes, equal arguments: a key for what is computed from the call alone).
 
     Most calls name no identifier: their arguments are recorded and given to the model as they are (the model
     changes nothing it is given), and copied for the adapter through ``marshal`` (exact for the call language's
@@ -86,9 +87,9 @@ def call_sides(raw: Mapping[str, Any], identities: Identities, aliases: Mapping[
     except ValueError:
         blob = b"$"
     if b"$" not in blob:
-        return args, args, marshal.loads(blob)
+        return args, args, marshal.loads(blob), blob
     recorded = _symbolic_call(args, identities, aliases)
-    return recorded, _side(recorded, identities, "left"), _side(recorded, identities, "right")
+    return recorded, _side(recorded, identities, "left"), _side(recorded, identities, "right"), None
 
 
 def call_options(call: Mapping[str, Any]) -> str:
@@ -107,6 +108,20 @@ def call_options(call: Mapping[str, Any]) -> str:
         elif isinstance(value, str):
             found.append(value)
     return "+".join(sorted(set(found))) if found else ""
+
+
+_OPTIONS: dict[bytes, str] = {}  # call_options by a call's marshal bytes (calls repeat; bounded below)
+
+
+def _options_of(recorded: Mapping[str, Any], blob: bytes | None) -> str:
+    if blob is None:
+        return call_options(recorded)
+    found = _OPTIONS.get(blob)
+    if found is None:
+        if len(_OPTIONS) >= 50_000:
+            _OPTIONS.clear()
+        found = _OPTIONS[blob] = call_options(recorded)
+    return found
 
 
 def _field(outcome: Outcome, path: str) -> Any:
@@ -180,8 +195,8 @@ def replay_columns(sequence: Mapping[str, Any], model: Adapter, impl: Adapter, f
     problems: list[str] = []
     for index, raw in enumerate(sequence["calls"]):
         op = raw["op"]
-        recorded, mine, theirs = call_sides(raw, identities, aliases)
-        options.append(call_options(recorded))
+        recorded, mine, theirs, blob = call_sides(raw, identities, aliases)
+        options.append(_options_of(recorded, blob))
         left = execute(model, Call(op, mine))
         right = execute(impl, Call(op, theirs))
         problems = compare(left, right, identities, POLICY)
@@ -202,14 +217,14 @@ def replay_columns(sequence: Mapping[str, Any], model: Adapter, impl: Adapter, f
         if problems:
             break
     out.problems = problems
-    every = full or bool(problems)
-    for index, (recorded, left, bound) in enumerate(history):
-        keep = every or index in kept
-        out.call.append(_JSON(recorded) if keep else None)
-        out.expect.append(_expectation(left, identities, bound) if keep else None)
-        model_json, impl_json = kept.get(index, (None, None))
-        out.model.append(model_json)
-        out.impl.append(impl_json)
+    count = len(history)
+    out.call, out.expect, out.model, out.impl = [None] * count, [None] * count, [None] * count, [None] * count
+    for index in range(count) if full or problems else kept:
+        recorded, left, bound = history[index]
+        out.call[index] = _JSON(recorded)
+        out.expect[index] = _expectation(left, identities, bound)
+    for index, (model_json, impl_json) in kept.items():
+        out.model[index], out.impl[index] = model_json, impl_json
     return out
 
 

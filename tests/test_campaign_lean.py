@@ -122,7 +122,7 @@ def test_the_shortcut_and_the_full_comparison_agree_on_a_mutant_adapters_outcome
         impl.reset()
         fast, full = Identities(), Identities()
         for raw in generate.sequence(13, index, 20, [area])["calls"]:
-            _, mine, theirs = call_sides(raw, full, {})
+            _, mine, theirs, _ = call_sides(raw, full, {})
             left, right = execute(model, Call(raw["op"], mine)), execute(impl, Call(raw["op"], theirs))
             problems = compare(left, right, fast, POLICY)
             assert problems == compare_full(left, right, full, POLICY)
@@ -156,3 +156,15 @@ def test_the_lean_replay_keeps_every_record_of_a_diverging_sequence(adapter, are
             diverged += 1
             assert all(r["call"] is not None and r["expect"] is not None for r in lean)
     assert diverged or adapter == "reference"
+
+
+def test_a_call_an_executor_failed_on_keeps_its_call_and_both_outcomes_in_a_clean_sequence():
+    sequence = {"id": "t", "area": "queues", "calls": [
+        {"op": "define_queue", "name": "Q1"}, {"op": "connect", "connection": "app"},
+        {"op": "put", "handle": "never-opened", "data": "x"}, {"op": "commit", "connection": "app"}]}
+    replayed = replay_columns(sequence, ReferenceAdapter(), ReferenceAdapter())
+    assert not replayed.diverged and len(replayed) == 4
+    assert replayed.call == [None, None, '{"data":"x","handle":"never-opened"}', None]
+    assert replayed.expect[2] is not None and [e is None for e in replayed.expect] == [True, True, False, True]
+    assert "never-opened" in replayed.model[2] and replayed.model[2] == replayed.impl[2]
+    assert replayed.model_reason[2].startswith("error: bad call") and replayed.model[3] is None
