@@ -66,7 +66,11 @@ def load(name: str) -> Adapter:
     """A new adapter instance by name, entry-point name, ``module:factory``, or ``jsonlines:COMMAND`` (a server
     program speaking the JSON-lines protocol; COMMAND is split as a shell would, without a shell). Its claimed
     capabilities are checked against fixtures/capabilities.yaml: an unknown name is an :class:`AdapterError`."""
-    adapter = _load(name)
+    return _checked(_load(name), name)
+
+
+def _checked(adapter: object, name: str) -> Adapter:
+    """``adapter`` if it is one and its claim is known; AdapterError (one line) otherwise."""
     if not isinstance(adapter, Adapter):
         missing = _missing(adapter)
         raise AdapterError(f"adapter {name!r}: its factory returned {_described(adapter)}, not an adapter (one has "
@@ -126,10 +130,15 @@ def _load(name: str) -> Adapter:
             raise AdapterError(f"cannot load adapter {name!r}: {_failure(exc)}") from None
         if not callable(factory):
             raise AdapterError(f"cannot load adapter {name!r}: {attr} is {_described(factory)}, not a factory")
-        try:
-            return factory()
-        except (Exception, SystemExit) as exc:  # noqa: BLE001
-            raise AdapterError(f"adapter {name!r} failed to start: {_failure(exc)}") from None
+        def start() -> Adapter:
+            try:
+                return factory()
+            except (Exception, SystemExit) as exc:  # noqa: BLE001
+                raise AdapterError(f"adapter {name!r} failed to start: {_failure(exc)}") from None
+
+        from .bounded import BoundedAdapter  # its calls held to the JSON-lines budget: a hang is not forever
+
+        return BoundedAdapter(start, name, check=lambda adapter: _checked(adapter, name))
     known = ", ".join(sorted(available()))
     raise AdapterError(f"unknown adapter {name!r}; known adapters: {known} "
                        f"(or give module:factory, or jsonlines:COMMAND)")

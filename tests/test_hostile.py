@@ -514,3 +514,23 @@ def test_strength_reports_every_scenario_file_that_does_not_load_before_running_
     assert [(Path(e.path).name, bool(e.line)) for e in raised.value.errors] == [("a-bad.yaml", True),
                                                                                ("c-bad.yaml", True)]
     assert not (tmp_path / "out" / "strength.json").exists()
+
+
+def test_an_in_process_adapter_whose_factory_hangs_is_one_line_within_the_start_budget(tmp_path):
+    result = budgeted([*MQCONF, "scenario", "--adapter", "hanging_adapter:hangs_starting",
+                       str(REPO / "fixtures" / "scenarios" / "put")], seconds=60,
+                      env={"PYTHONPATH": f"{REPO}{os.pathsep}{SERVERS}", "MQCONF_JSONLINES_START_TIMEOUT": "2"})
+    line = one_line_error(result)
+    assert "'hanging_adapter:hangs_starting' failed to start" in line and "within 2 s" in line
+    assert "MQCONF_JSONLINES_START_TIMEOUT" in line and result.seconds < 30
+
+
+def test_an_in_process_adapter_that_hangs_in_a_call_gives_an_error_outcome_within_the_call_budget(tmp_path):
+    result = budgeted([*MQCONF, "scenario", "--adapter", "hanging_adapter:hangs_on_get",
+                       str(REPO / "fixtures" / "scenarios" / "get")], seconds=120,
+                      env={"PYTHONPATH": f"{REPO}{os.pathsep}{SERVERS}", "MQCONF_JSONLINES_TIMEOUT": "1"})
+    assert "Traceback" not in result.stderr + result.stdout and result.returncode == 1, result.stderr[-3000:]
+    assert "did not return from get within 1 s (MQCONF_JSONLINES_TIMEOUT)" in result.stdout
+    scenarios = len(list((REPO / "fixtures" / "scenarios" / "get").glob("*.yaml")))
+    # each scenario hangs once, at its first get (a fresh adapter at each reset), and never longer than the budget
+    assert result.seconds < 1.0 * scenarios + 30
