@@ -102,26 +102,29 @@ UNSET_OUTPUTS: dict[str, str] = {
 }
 
 
+# The argument for each mutant of a list above: (family, the list, the argument for one of its entries).
+_LISTED_ARGUMENTS = (
+    (OPTION_IGNORED, UNREAD_OPTIONS,
+     "the model reads {name} nowhere (no table row and no model code names it; {why} is outside the model), so it "
+     "ignores the option itself and the mutant is the model"),
+    (OPTION_IGNORED, REFUSED_OPTIONS,
+     "not modelled: the model refuses {name} ({why}), so no conforming scenario can use it and nothing the suite "
+     "runs can tell the mutant from the model; a gap named, not a proof"),
+    (OUTPUT_UNSET, UNSET_OUTPUTS,
+     "the model never sets {name} ({why} is outside the model): it returns the value put, as the mutant does, so "
+     "the mutant is the model"),
+)
+
+
 def equivalent_notes() -> dict[str, str]:
     """The family mutants that cannot differ from the model, each with the argument (merged into
     adapters/mutants.py EQUIVALENT)."""
-    notes = {}
-    for option, scope in UNREAD_OPTIONS.items():
-        notes[f"{OPTION_IGNORED}:{option}"] = (
-            f"the model reads {option} nowhere (no table row and no model code names it; {scope} is outside the "
-            "model), so it ignores the option itself and the mutant is the model")
+    notes = {f"{family}:{name}": argument.format(name=name, why=why)
+             for family, named, argument in _LISTED_ARGUMENTS for name, why in named.items()}
     notes[f"{OPTION_IGNORED}:MQOO_FAIL_IF_QUIESCING"] = (
         "the model names MQOO_FAIL_IF_QUIESCING only among the options an open of a cluster queue with no local "
         "instance accepts (reference/cluster/binding.py OO_OUTPUT_ONLY), where leaving it out is accepted alike; "
         "the queue manager never quiesces, so ignoring it changes no outcome of the model")
-    for option, why in REFUSED_OPTIONS.items():
-        notes[f"{OPTION_IGNORED}:{option}"] = (
-            f"not modelled: the model refuses {option} ({why}), so no conforming scenario can use it and nothing "
-            "the suite runs can tell the mutant from the model; a gap named, not a proof")
-    for field, why in UNSET_OUTPUTS.items():
-        notes[f"{OUTPUT_UNSET}:{field}"] = (
-            f"the model never sets {field} ({why} is outside the model): it returns the value put, as the mutant "
-            "does, so the mutant is the model")
     notes[f"{OUTPUT_UNSET}:MD.AccountingToken"] = (
         "the model sets AccountingToken only on cluster messages: all zeros for a message that may not be "
         "reallocated (which is what the caller's MQACT_NONE already is) and a token of its own choosing for one "

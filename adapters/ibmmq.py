@@ -444,6 +444,29 @@ def _text(value: Any) -> str:
     return str(value).rstrip("\0 ")
 
 
+def to_model(source: Any, kinds: Mapping[str, tuple], target: Any) -> Any:
+    """Copy every field the model knows (``kinds``, as reference/calls.py describes them) from a pymqi or
+    ``ibmmq`` structure ``source`` into the model's structure ``target``: ids padded or cut to their length, text
+    without its padding, formats as 8 characters, the rest as integers. The ibmmq adapter reads what a queue
+    manager returned with it, the emulator (adapters/ibmmq_emulator) what IBM's Python layer passed down."""
+    for name, kind in kinds.items():
+        value = getattr(source, name, None)
+        if value is None:
+            continue
+        tag = kind[0]
+        if tag == "id":
+            value = bytes(value).ljust(kind[2], b"\0")[: kind[2]]
+        elif tag == "text":
+            value = _text(value)
+        elif tag == "format":
+            raw = value.decode("ascii", errors="replace") if isinstance(value, bytes) else str(value)
+            value = raw.replace("\0", " ").ljust(8)[:8]
+        else:
+            value = int(value)
+        setattr(target, name, value)
+    return target
+
+
 class IbmMqAdapter:
     """Runs calls on a real IBM MQ queue manager through pymqi (see the module docstring)."""
 
@@ -776,22 +799,7 @@ class IbmMqAdapter:
     def _from_mq(self, key: str, source: Any) -> dict[str, Any]:
         """The call-language mapping of a pymqi MD/PMO/GMO, as the reference adapter encodes a model structure."""
         cls, kinds = STRUCTURES[key]
-        structure = cls()
-        for name, kind in kinds.items():
-            value = getattr(source, name, None)
-            if value is None:
-                continue
-            tag = kind[0]
-            if tag == "id":
-                value = bytes(value).ljust(kind[2], b"\0")[: kind[2]]
-            elif tag == "text":
-                value = _text(value)
-            elif tag == "format":
-                raw = value.decode("ascii", errors="replace") if isinstance(value, bytes) else str(value)
-                value = raw.replace("\0", " ").ljust(8)[:8]
-            else:
-                value = int(value)
-            setattr(structure, name, value)
+        structure = to_model(source, kinds, cls())
         if key in ("PMO", "GMO"):
             structure.ResolvedQName = self._suite_name(structure.ResolvedQName)
         if key == "MD" and structure.ReplyToQ:

@@ -40,6 +40,7 @@ from reference.result import Result
 from reference.structures import MQGMO, MQMD, MQOD, MQPMO
 from reference.tables import Spec
 
+from ..ibmmq import to_model  # one copy of the field conversion, shared with the ibmmq adapter
 from .pcf import COMMAND_QUEUE
 
 V = constants.VALUES
@@ -151,26 +152,6 @@ def unpack(cls_name: str, raw: Any, what: str) -> Any:
     if len(raw) != expected:
         raise EmulatorError(f"{what} wrong size. Given: {len(raw)}, expected {expected}")
     return structure.unpack(bytes(raw))
-
-
-def to_model(structure: Any, kinds: dict[str, tuple], target: Any) -> Any:
-    """Copy every field the model knows from an ``ibmmq`` structure into the model's structure ``target``."""
-    for name, kind in kinds.items():
-        value = getattr(structure, name, None)
-        if value is None:
-            continue
-        tag = kind[0]
-        if tag == "id":
-            value = bytes(value).ljust(kind[2], b"\0")[: kind[2]]
-        elif tag == "text":
-            value = _text(value) if isinstance(value, bytes) else str(value)
-        elif tag == "format":
-            raw = value if isinstance(value, bytes) else str(value).encode("ascii")
-            value = raw.replace(b"\0", b" ").decode("ascii", errors="replace").ljust(8)[:8]
-        else:
-            value = int(value)
-        setattr(target, name, value)
-    return target
 
 
 def from_model(source: Any, kinds: dict[str, tuple], structure: Any) -> Any:
