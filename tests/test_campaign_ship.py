@@ -93,3 +93,29 @@ def test_the_suite_runs_from_its_zip_with_only_pyarrow_and_pyyaml_beside_it(tmp_
     config = CampaignConfig(adapter=MUTANT, sequences=8, length=10, seed=3, partition_size=4)
     here = run_campaign(config, tmp_path / "here", campaign_id="z", master="inprocess", show_progress=False)
     assert shipped["aggregates"] == here["aggregates"] and here["aggregates"]["signatures"]
+
+
+def test_the_executors_python_is_pyspark_python_else_this_one_here_else_python3_on_a_cluster(monkeypatch):
+    from conformance.campaign.spark import executor_python
+
+    monkeypatch.delenv("PYSPARK_PYTHON", raising=False)
+    assert executor_python("local[2]") == executor_python("local-cluster[2,1,1024]") == sys.executable
+    assert executor_python("spark://host:7077") == executor_python("yarn") == "python3"
+    monkeypatch.setenv("PYSPARK_PYTHON", "/opt/python3.11/bin/python3")
+    assert executor_python("yarn") == executor_python("local[2]") == "/opt/python3.11/bin/python3"
+
+
+def test_ship_on_the_command_line_reaches_the_campaign(monkeypatch, tmp_path):
+    from conformance import cli
+    from conformance.campaign import run
+
+    asked = {}
+
+    def fake_run_campaign(config, output, campaign_id, master, corpus=None, ship_suite=None):
+        asked["ship"] = ship_suite
+        raise run.CampaignError("stopped here")
+
+    monkeypatch.setattr(run, "run_campaign", fake_run_campaign)
+    for extra, expected in (([], None), (["--ship"], True)):
+        assert cli.main(["campaign", "--master", "local[1]", "--output", str(tmp_path), *extra]) == 2
+        assert asked.pop("ship") is expected
