@@ -420,14 +420,14 @@ def run(spark, config: CampaignConfig, store: Store, corpus: Sequence[Mapping[st
     items = [(part, json.dumps([corpus[i] for i in config.indexes(part)]) if corpus is not None else "")
              for part in pending]
     cancellation = Cancellation(store, uuid.uuid4().hex)
-    cancellation.open()
-    job = (spark.sparkContext.parallelize(items, len(items))
-           .mapPartitions(_replay_task(json.dumps(config.to_json()), store.for_executors(), corpus is not None,
-                                       cancellation.token)))
     try:
+        cancellation.open()
+        job = (spark.sparkContext.parallelize(items, len(items))
+               .mapPartitions(_replay_task(json.dumps(config.to_json()), store.for_executors(), corpus is not None,
+                                           cancellation.token)))
         return _follow(spark, job, config, store, pending, progress, stop_after, cancellation)
     finally:
-        cancellation.close()
+        cancellation.close()  # the tasks' files go, whatever happened
 
 
 def _follow(spark, job, config: CampaignConfig, store: Store, pending: list[int], progress: Progress,
