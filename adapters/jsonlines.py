@@ -1,7 +1,7 @@
 """Any implementation as an adapter: a server program that speaks JSON lines on its standard input and output.
 
 This is protocol 1. The contract for server authors is ``docs/implementers.md``; every message has a schema in
-``conformance/schemas/protocol.json``. One JSON object per line, UTF-8, newline-terminated, both directions::
+``reference/schemas/protocol.json``. One JSON object per line, UTF-8, newline-terminated, both directions::
 
     suite -> server                             server -> suite
     {"type": "hello", "protocol": 1}            {"type": "hello", "protocol": 1, "implementation": {...},
@@ -46,8 +46,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from referencing import Resource
 
-from conformance.schema import SCHEMAS, SchemaError, registry, validate_call, validate_outcome
 from reference.calls import Call, Outcome
+from reference.schema import SCHEMAS, SchemaError, registry, validate_call, validate_outcome
 
 from .base import AdapterError
 from .capabilities import CapabilityError, check_claim

@@ -816,10 +816,10 @@ def validate_report(report: dict) -> None:
     """Raise ``jsonschema.ValidationError`` when ``report`` does not match ``schemas/report.json``.
 
     A quick validator accepts a valid report in a few milliseconds; the pure one judges anything else and writes
-    the error (conformance/schema.py :func:`~conformance.schema.quick_validator`)."""
+    the error (reference/schema.py :func:`~reference.schema.quick_validator`)."""
     from jsonschema import Draft202012Validator
 
-    from .schema import accepts, quick_validator
+    from reference.schema import accepts, quick_validator
 
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     if not accepts(quick_validator(schema), report):

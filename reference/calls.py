@@ -5,7 +5,7 @@ structures.
 A Call is ``{"op": <verb>, ...arguments}``; structure fields are spelled as MQ spells them (``MD``, ``PMO``,
 ``GMO`` with ``GroupId``, ``MsgFlags``, ``Options``...) and option lists are lists of constant names. An Outcome
 is ``{"CompCode": ..., "Reason": ..., "MD": ..., "GMO": ..., "data": ..., "clauses": [...]}``. The JSON Schema
-for both is ``conformance/schemas/call.json`` and ``outcome.json``.
+for both is ``reference/schemas/call.json`` and ``outcome.json``.
 
 Byte values (message data, identifiers) are written as text (UTF-8, identifiers padded with NULs to their
 length), as ``{"hex": "..."}``, or, for message data, as ``{"fill": "x", "length": N}``. Identifiers in an

@@ -35,7 +35,7 @@ def test_the_zip_holds_the_packages_modules_and_data_files_and_nothing_else(tmp_
         assert set(names) == {n for n in listed.stdout.split()
                               if Path(n).suffix in (".py", ".yaml", ".json") and (source / n).is_file()}
     for required in ("fixtures/clauses.yaml", "fixtures/capabilities.yaml", "fixtures/comparison.yaml",
-                     "fixtures/reason-codes.yaml", "conformance/schemas/protocol.json", "reference/tables.py"):
+                     "fixtures/reason-codes.yaml", "reference/schemas/protocol.json", "reference/tables.py"):
         assert required in names
 
 

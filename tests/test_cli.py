@@ -19,7 +19,7 @@ import pytest
 
 from conformance import cli
 from conformance.clauses import load_registry
-from conformance.schema import validate_call, validate_outcome
+from reference.schema import validate_call, validate_outcome
 from reference.calls import Outcome
 
 REPO = Path(__file__).resolve().parents[1]

@@ -88,7 +88,7 @@ def test_an_expected_option_list_with_bits_no_name_defines_is_written_as_the_fie
     """A minimal scenario must load: the scenario language takes an option field as names or a number, never the
     outcome's residue of unnamed bits (``0x01000000``), so such an expectation is the field's number."""
     from conformance.compare import Identities, load_policy, symbolic
-    from conformance.schema import validate_scenario
+    from reference.schema import validate_scenario
     from reference.calls import Outcome
 
     outcome = Outcome(CompCode="MQCC_OK", Reason="MQRC_NONE", MD={"MsgFlags": ["MQMF_SEGMENT", "0x01000000"]})

@@ -232,7 +232,7 @@ def test_handles_and_connections_are_judged_by_the_queue_manager_as_by_the_model
 
 
 def test_outcomes_through_ibmmq_satisfy_the_outcome_schema(model_adapter):
-    from conformance import schema
+    from reference import schema
 
     model_adapter.reset()
     outcomes = [run(model_adapter, op, **args) for op, args in SEQUENCES["truncation"]]

@@ -20,7 +20,7 @@ from reference.calls import Outcome
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "implementers.md"
-CALL_SCHEMA = json.loads((ROOT / "conformance" / "schemas" / "call.json").read_text())
+CALL_SCHEMA = json.loads((ROOT / "reference" / "schemas" / "call.json").read_text())
 EXAMPLE = ROOT / "docs" / "examples" / "server.js"
 EXAMPLE_EXPECTED = ROOT / "docs" / "examples" / "server-expected.yaml"
 

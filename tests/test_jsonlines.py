@@ -1,5 +1,5 @@
 """The JSON-lines adapter protocol (protocol 1): the adapter (adapters/jsonlines.py), the reference server
-(``mqconf serve --stdio``, conformance/serve.py) and the schema of every message (conformance/schemas/protocol.json).
+(``mqconf serve --stdio``, conformance/serve.py) and the schema of every message (reference/schemas/protocol.json).
 
 - the handshake, reset and calls round-trip, and the whole scenario suite gives the same results through the
   protocol as in process (one server for the whole module, reset between scenarios); the same per-file test
@@ -381,7 +381,7 @@ def test_a_line_of_exactly_the_limit_is_read_whole():
 
 
 def test_the_protocol_schema_examples_are_valid():
-    schema = json.loads((REPO / "conformance" / "schemas" / "protocol.json").read_text(encoding="utf-8"))
+    schema = json.loads((REPO / "reference" / "schemas" / "protocol.json").read_text(encoding="utf-8"))
     count = 0
     for name, definition in schema["$defs"].items():
         for sample in definition.get("examples", []):

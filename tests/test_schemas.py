@@ -21,7 +21,7 @@ import fixtures
 from adapters.reference import ReferenceAdapter
 from conformance.matching import EXPECT_KEYS
 from conformance.scenario import SCENARIO_KEYS, STEP_KEYS, load_scenario, scenario_files
-from conformance.schema import (
+from reference.schema import (
     SchemaError,
     _quick_validators,
     load_schema,
@@ -201,7 +201,7 @@ def test_field_agreement_check_sees_a_whole_call_the_same_way():
 
 def test_fast_validators_judge_exactly_as_the_schema_files():
     """schema.py validates with references copied in place; the files, with references, must agree."""
-    from conformance.schema import validator
+    from reference.schema import validator
 
     some = CANDIDATES[::4]
     corpus = {

@@ -5,6 +5,9 @@ Everything that crosses a process boundary (a call sent to a JSON-lines adapter,
 scenario written by a tool) can be checked here. A problem is a :class:`SchemaError` whose message is one line:
 the JSON path of the offending value, then what is wrong with it.
 
+They live here, beside the call language they describe (``reference/calls.py``), because adapters validate with
+them too (``adapters/jsonlines.py``) and dependencies point one way: conformance -> adapters -> reference.
+
 The schemas follow ``reference/calls.py``: MQ's field names, option fields as lists of constant names of the
 field's family (or the field's value as a number, to set bits no name defines), byte values as text,
 ``{hex: ...}`` or ``{fill: ..., length: ...}`` (data only). In a scenario file, ``$name`` is allowed wherever an
@@ -35,7 +38,7 @@ except ImportError:  # pragma: no cover - it is a dependency, but a missing one 
     jsonschema_rs = None
 
 # Read through importlib.resources: a folder, or one inside the zip a campaign ships to Spark's executors.
-SCHEMAS = files("conformance") / "schemas"
+SCHEMAS = files("reference") / "schemas"
 NAMES = ("call", "outcome", "scenario")
 _MAX_MESSAGE = 300
 

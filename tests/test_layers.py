@@ -1,0 +1,40 @@
+"""Dependencies point one way: conformance -> adapters -> reference. The model imports nothing of the suite's
+other packages, and an adapter never imports conformance (so an adapter, with the call language and its schemas in
+reference/, can be taken elsewhere without the harness). Checked on the source, every import statement, including
+imports inside functions."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# package -> the suite's packages it must never import
+FORBIDDEN = {"reference": ("adapters", "conformance"), "adapters": ("conformance",)}
+
+
+def _imported_packages(path: Path) -> set[tuple[int, str]]:
+    """(line, top-level package) of every absolute import in ``path``; relative imports stay inside a package."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update((node.lineno, alias.name.split(".")[0]) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add((node.lineno, node.module.split(".")[0]))
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_a_lower_layer_never_imports_a_higher_one(package):
+    broken = [f"{path.relative_to(ROOT)}:{line} imports {name}"
+              for path in sorted((ROOT / package).rglob("*.py"))
+              for line, name in sorted(_imported_packages(path)) if name in FORBIDDEN[package]]
+    assert not broken, "\n".join(broken)
+
+
+def test_the_layer_check_sees_an_import_inside_a_function(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text("def f():\n    from conformance.schema import x\n    import conformance.report\n")
+    assert _imported_packages(source) == {(2, "conformance"), (3, "conformance")}
