@@ -48,9 +48,10 @@ try:
     config = CampaignConfig(adapter=adapter, sequences=48, length=12, seed=3, partition_size=12)
     summary = run_campaign(config, output, campaign_id="cluster", master=master, spark=spark, show_progress=False)
     after = spark.sparkContext.parallelize(range(4), 4).map(probe).collect()
+    work = str(campaign_spark.local_cluster_work(spark))
 finally:
     spark.stop()
-print(json.dumps({"before": before, "after": after, "shipped": str(shipped), "summary": summary}))
+print(json.dumps({"before": before, "after": after, "shipped": str(shipped), "summary": summary, "work": work}))
 """
 
 
@@ -72,6 +73,9 @@ def test_executors_that_cannot_import_the_suite_run_the_shipped_campaign_with_th
     # shipped: they import it from the zip, and the campaign's summary is the in-process loop's
     for probe in cluster["after"]:
         assert f"{Path(cluster['shipped']).name}/conformance/__init__.py" in probe["conformance"], probe
+    # Spark keeps each local-cluster application's work folder inside the installed pyspark: the session removes
+    # its own when the driver ends
+    assert Path(cluster["work"]).name.startswith("app-") and not Path(cluster["work"]).exists(), cluster["work"]
     on_cluster = cluster["summary"]
     stored = json.loads((tmp_path / "out" / "cluster" / "summary.json").read_text())
     config = CampaignConfig(adapter=MUTANT, sequences=48, length=12, seed=3, partition_size=12)

@@ -185,6 +185,8 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archive
                             f"{java_options.split(' ', 2)[-1] or 'none'}; MQCONF_SPARK_JAVA_OPTIONS replaces "
                             f"the defaults; JVM log {jvm_log})") from None
     spark.sparkContext.setLogLevel("ERROR")
+    if master.startswith("local-cluster["):
+        atexit.register(shutil.rmtree, local_cluster_work(spark), True)
     if shipping:  # the executors' Python workers import the suite from its zip
         try:
             ship.add(spark.sparkContext)
@@ -192,6 +194,15 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archive
             spark.stop()
             raise
     return spark
+
+
+def local_cluster_work(spark) -> Path:
+    """The folder a ``local-cluster[...]`` application's executors work in: Spark keeps one per application under
+    ``$SPARK_HOME/work`` (inside the installed pyspark) for good, whatever SPARK_WORKER_DIR says, so a session on
+    that master removes its own when this process ends (the executors are gone by then)."""
+    from pyspark.find_spark_home import _find_spark_home
+
+    return Path(os.environ.get("SPARK_HOME") or _find_spark_home()) / "work" / spark.sparkContext.applicationId
 
 
 KEEP_FAILED_LOGS_DAYS = 7
