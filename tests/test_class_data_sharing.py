@@ -148,6 +148,9 @@ def test_a_build_on_first_use_that_breaks_is_one_line_and_the_campaign_goes_on(f
 def test_a_jvm_that_cannot_build_its_archive_leaves_a_marker_with_the_reason(monkeypatch, tmp_path):
     java_or_skip()  # without it nothing is built and nothing is remembered
     monkeypatch.setenv("MQCONF_SPARK_JAVA_OPTIONS", "-Xmx1k")  # too small a heap: the JVM cannot start
+    # the failed JVM's log is kept for a reader (spark.py _jvm_log): here, in the test's own folder, not /tmp
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
     out = io.StringIO()
     assert cds.build(tmp_path, (cds.DRIVER,), out=out, remember_failures=True) == 1
     lines = out.getvalue().strip().splitlines()
