@@ -89,15 +89,10 @@ class BoundedAdapter:
     def _start(self) -> None:
         self.worker = _Worker(self.label)
         try:
-            self.adapter = self.worker.run(self.factory, self.start_timeout)
+            self.adapter = self.check(self.worker.run(self.factory, self.start_timeout))
         except _Overran:
             raise AdapterError(f"adapter {self.label!r} failed to start: its factory did not return within "
                                f"{self.start_timeout:g} s ({START_TIMEOUT_ENV})") from None
-        except BaseException:
-            self.worker.stop()
-            raise
-        try:
-            self.adapter = self.check(self.adapter)
         except BaseException:
             self.worker.stop()
             raise

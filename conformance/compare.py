@@ -7,7 +7,6 @@ and a value seen before must map to the same symbol on both sides.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,16 +130,17 @@ def _compare_structure(key: str, rule: dict[str, str], a: Any, b: Any, identitie
             problems.append(f"{key}.{name}: {x!r} vs {y!r}")
 
 
-# policy id -> (the policy, a copy to notice a change, its plan); plans are built once per policy
-_PLANS: dict[int, tuple[dict[str, Any], dict[str, Any], tuple]] = {}
+# policy id -> (the policy, its plan); holding the policy keeps its id from being reused by another object
+_PLANS: dict[int, tuple[dict[str, Any], tuple]] = {}
 
 
 def _plan(policy: dict[str, Any]) -> tuple:
     """The policy as two lists of (key, rule or None for a plain field, its identity fields): every key, and
-    the keys compared when a call failed. Cached per policy object (and rebuilt if that object changed)."""
+    the keys compared when a call failed. Built once per policy object (a policy is read from
+    fixtures/comparison.yaml by :func:`load_policy` and never changed)."""
     cached = _PLANS.get(id(policy))
-    if cached is not None and cached[0] is policy and cached[1] == policy:
-        return cached[2]
+    if cached is not None:
+        return cached[1]
     fields = []
     for key, rule in policy.items():
         if isinstance(rule, dict):
@@ -148,7 +148,7 @@ def _plan(policy: dict[str, Any]) -> tuple:
         else:
             fields.append((key, None, ()))
     plan = (tuple(fields), tuple(f for f in fields if f[0] in ONLY_ON_FAILURE))
-    _PLANS[id(policy)] = (policy, copy.deepcopy(policy), plan)
+    _PLANS[id(policy)] = (policy, plan)
     return plan
 
 

@@ -15,6 +15,7 @@ failed on. :func:`replay` (``full``) builds them for every step.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import marshal
@@ -110,18 +111,15 @@ def call_options(call: Mapping[str, Any]) -> str:
     return "+".join(sorted(set(found))) if found else ""
 
 
-_OPTIONS: dict[bytes, str] = {}  # call_options by a call's marshal bytes (calls repeat; bounded below)
+@functools.lru_cache(maxsize=50_000)
+def _options_by_blob(blob: bytes) -> str:
+    """:func:`call_options` of the identifier-free call whose arguments' marshal bytes are ``blob`` (calls
+    repeat, so a campaign looks most of them up)."""
+    return call_options(marshal.loads(blob))
 
 
 def _options_of(recorded: Mapping[str, Any], blob: bytes | None) -> str:
-    if blob is None:
-        return call_options(recorded)
-    found = _OPTIONS.get(blob)
-    if found is None:
-        if len(_OPTIONS) >= 50_000:
-            _OPTIONS.clear()
-        found = _OPTIONS[blob] = call_options(recorded)
-    return found
+    return call_options(recorded) if blob is None else _options_by_blob(blob)
 
 
 def _field(outcome: Outcome, path: str) -> Any:

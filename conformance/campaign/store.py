@@ -140,19 +140,29 @@ class Store:
 
         return self._guard("/".join(parts), read)
 
-    def write_text(self, text: str, *parts: str) -> None:
-        """Write file ``parts`` whole: written aside, then moved into place (a reader never sees half of it)."""
+    def _write_aside(self, parts: tuple[str, ...], write, what: str) -> None:
+        """Write file ``parts`` whole: ``write(path)`` writes it aside (a dot-file, which readers and Parquet
+        datasets skip), then it is moved into place, so a reader never sees half of it. ``what`` names it in an
+        error."""
         path = self.path(*parts)
         folder, name = path.rsplit("/", 1)
         aside = f"{folder}/.{name}.tmp"
 
-        def write() -> None:
+        def write_then_move() -> None:
             self.fs.create_dir(folder, recursive=True)
-            with self.fs.open_output_stream(aside) as stream:
-                stream.write(text.encode("utf-8"))
+            write(aside)
             self.fs.move(aside, path)
 
-        self._guard("/".join(parts), write)
+        self._guard(what, write_then_move)
+
+    def write_text(self, text: str, *parts: str) -> None:
+        """Write file ``parts`` whole (written aside, then moved into place)."""
+
+        def write(path: str) -> None:
+            with self.fs.open_output_stream(path) as stream:
+                stream.write(text.encode("utf-8"))
+
+        self._write_aside(parts, write, "/".join(parts))
 
     def delete(self, *parts: str) -> None:
         """Delete folder ``parts`` and everything in it, if it is there."""
@@ -227,15 +237,8 @@ class Store:
         """Partition ``part``'s rows (an Arrow table) as one Parquet file: written aside, then moved into place."""
         import pyarrow.parquet as pq
 
-        folder = self.partition(part)
-        aside = f"{folder}/.part-00000.parquet.tmp"
-
-        def write() -> None:
-            self.fs.create_dir(folder, recursive=True)
-            pq.write_table(table, aside, filesystem=self.fs)
-            self.fs.move(aside, f"{folder}/part-00000.parquet")
-
-        self._guard(f"steps/part={part}", write)
+        self._write_aside(("steps", f"part={part}", "part-00000.parquet"),
+                          lambda path: pq.write_table(table, path, filesystem=self.fs), f"steps/part={part}")
 
     def read_partition(self, part: int, columns: list[str], filters: list[tuple[str, str, Any]] | None = None):
         """Columns ``columns`` of partition ``part``'s stored rows (those matching ``filters``) as an Arrow table."""
