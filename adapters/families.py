@@ -16,6 +16,7 @@ equivalent in adapters/mutants.py EQUIVALENT, with the argument.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -24,6 +25,7 @@ from reference import put as put_module
 from reference.calls import STRUCTURES, Call, CallError, Outcome, decode_options, decode_structure, encode_field
 from reference.calls import encode_structure
 from reference.constants import FLAGS, family_of
+from reference.queue import QueueDefinition
 
 from .base import AdapterError
 from .reference import ReferenceAdapter
@@ -64,7 +66,7 @@ LIMITS: dict[str, tuple[str, str, str]] = {
     "MsgMarkBrowseInterval": ("the queue manager's MsgMarkBrowseInterval in milliseconds", "qmgr",
                               "mark_browse_interval"),
 }
-QUEUE_DEFAULTS = {"MaxQDepth": 5000, "MaxMsgLength": 4_194_304}
+QUEUE_DEFAULTS = {f.name: f.default for f in dataclasses.fields(QueueDefinition)}  # the model's, read, not re-typed
 
 
 # Options the model reads nowhere - no table of fixtures/tables and no module of reference/ names them (a test checks

@@ -7,6 +7,7 @@ and a value seen before must map to the same symbol on both sides.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,11 @@ NONE_NAMES = {"MQMI_NONE", "MQCI_NONE", "MQGI_NONE", "MQMTOK_NONE", "MQACT_NONE"
 def load_policy() -> dict[str, Any]:
     """The comparison policy (fixtures/comparison.yaml)."""
     return yaml.safe_load((fixtures.ROOT / "comparison.yaml").read_text())
+
+
+# What an identifier symbol or variable no call has bound stands for (a campaign's replay, a shrunk sequence):
+# the same value on both sides, 16 bytes, a valid MsgToken, MsgId, CorrelId or GroupId that nothing generated.
+UNKNOWN_ID = {"hex": "ff" * 16}
 
 
 @dataclass
@@ -150,6 +156,18 @@ def _plan(policy: dict[str, Any]) -> tuple:
     plan = (tuple(fields), tuple(f for f in fields if f[0] in ONLY_ON_FAILURE))
     _PLANS[id(policy)] = (policy, plan)
     return plan
+
+
+def on_side(value: Any, identities: Identities, side: str) -> Any:
+    """A call's arguments as one side runs them: each identifier symbol (``$idN``) replaced by the identifier that
+    side bound to it."""
+    if isinstance(value, str) and value.startswith("$id"):
+        return {"hex": identities.value(side, value)}
+    if isinstance(value, Mapping):
+        return {k: on_side(v, identities, side) for k, v in value.items()}
+    if isinstance(value, list):
+        return [on_side(v, identities, side) for v in value]
+    return value
 
 
 def symbolic(outcome: Outcome, identities: Identities, side: str, policy: dict[str, Any]) -> dict[str, Any]:

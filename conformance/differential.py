@@ -29,7 +29,7 @@ from reference.calls import Call
 from reference.tables import default_spec
 
 from . import vocabulary
-from .compare import Identities, compare, load_policy, symbolic
+from .compare import UNKNOWN_ID, Identities, compare, load_policy, on_side, symbolic
 
 POLICY = load_policy()
 QUEUE = {"name": "Q1"}
@@ -55,9 +55,6 @@ def divergence_dir() -> Path:
     return Path(os.environ.get("MQCONF_REPORTS", "reports")) / "divergences"
 
 
-# An identifier variable whose call was shrunk away stands for this one, the same on both sides (as in a
-# campaign's replay): 16 bytes, a valid MsgToken, MsgId, CorrelId or GroupId that nothing generated.
-UNKNOWN_ID = {"hex": "ff" * 16}
 ID_FIELDS = tuple((key, name) for key, rule in POLICY.items() if isinstance(rule, dict)
                   for name, how in rule.items() if how == "identity")
 MAX_REPLAYS = 400  # live replays one shrink may spend (a 25-call sequence needs well under 100)
@@ -99,20 +96,11 @@ class DifferentialMachine(RuleBasedStateMachine):
         if hasattr(self, "impl") and self.impl is not self.shared_adapter:
             self.impl.close()
 
-    def _side(self, value: Any, side: str) -> Any:
-        if isinstance(value, str) and value.startswith("$id"):
-            return {"hex": self.identities.value(side, value)}
-        if isinstance(value, dict):
-            return {k: self._side(v, side) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self._side(v, side) for v in value]
-        return value
-
     def run(self, call: Call, record: bool = True) -> list[str]:
         """Run ``call`` on both sides; fail with :class:`Divergence` if they disagree. Returns new id symbols."""
         args = dict(call.args)
-        left = self.model.execute(Call(call.op, self._side(args, "left")))
-        right = self.impl.execute(Call(call.op, self._side(args, "right")))
+        left = self.model.execute(Call(call.op, on_side(args, self.identities, "left")))
+        right = self.impl.execute(Call(call.op, on_side(args, self.identities, "right")))
         before = self.identities.count
         problems = compare(left, right, self.identities, self.policy)
         self.last = left
@@ -184,19 +172,10 @@ def replay(trace: list[dict[str, Any]], model: Adapter, impl: Adapter,
             return [resolve(v) for v in value]
         return value
 
-    def side(value: Any, which: str) -> Any:
-        if isinstance(value, str) and value.startswith("$id"):
-            return {"hex": identities.value(which, value)}
-        if isinstance(value, dict):
-            return {k: side(v, which) for k, v in value.items()}
-        if isinstance(value, list):
-            return [side(v, which) for v in value]
-        return value
-
     for entry in trace:
         args = resolve(entry["args"])
-        left = model.execute(Call(entry["op"], side(args, "left")))
-        right = impl.execute(Call(entry["op"], side(args, "right")))
+        left = model.execute(Call(entry["op"], on_side(args, identities, "left")))
+        right = impl.execute(Call(entry["op"], on_side(args, identities, "right")))
         problems = compare(left, right, identities, policy)
         for variable, path in entry["binds"].items():
             key, _, name = path.partition(".")

@@ -26,11 +26,9 @@ from typing import Any
 from adapters.base import Adapter
 from reference.calls import Call, Outcome
 
-from ..compare import Identities, compare, load_policy, symbolic
+from ..compare import UNKNOWN_ID, Identities, compare, load_policy, on_side, symbolic
 
 POLICY = load_policy()
-# What an identifier symbol the replay never bound stands for: the same unknown value on both sides.
-UNKNOWN_ID = {"hex": "ff" * 16}
 OPTION_KEYS = (("Options",), ("PMO", "Options"), ("GMO", "Options"), ("GMO", "MatchOptions"))
 _JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 
@@ -60,17 +58,6 @@ def _symbolic_call(value: Any, identities: Identities, aliases: Mapping[str, str
     return value
 
 
-def _side(value: Any, identities: Identities, side: str) -> Any:
-    """A recorded call as one side runs it: each ``$idN`` replaced by that side's identifier."""
-    if _is_symbol(value):
-        return {"hex": identities.value(side, value)}
-    if isinstance(value, Mapping):
-        return {k: _side(v, identities, side) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_side(v, identities, side) for v in value]
-    return value
-
-
 def call_sides(raw: Mapping[str, Any], identities: Identities, aliases: Mapping[str, str]
                ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], bytes | None]:
     """A call's arguments (``raw`` without its op) three ways: as recorded (symbols for identifiers), as the
@@ -90,7 +77,7 @@ def call_sides(raw: Mapping[str, Any], identities: Identities, aliases: Mapping[
     if b"$" not in blob:
         return args, args, marshal.loads(blob), blob
     recorded = _symbolic_call(args, identities, aliases)
-    return recorded, _side(recorded, identities, "left"), _side(recorded, identities, "right"), None
+    return recorded, on_side(recorded, identities, "left"), on_side(recorded, identities, "right"), None
 
 
 def call_options(call: Mapping[str, Any]) -> str:
