@@ -31,7 +31,7 @@ install: $(VENV)/.installed
 # line saying so); this target builds (or, after changing Java or Spark, rebuilds) both ahead of time.
 spark-cds: install
 	@echo "make spark-cds: building the class-data sharing archives of Spark's driver and executor (a small campaign each)"
-	$(RUN) $(VENV_PY) -m conformance.campaign.class_data_sharing
+	$(RUN) $(VENV_PY) -m mq_conformance.conformance.campaign.class_data_sharing
 
 # Best effort: Debian's chromium lets tests/test_report.py check the HTML report in a real browser. Installed only
 # when running as root with apt-get; otherwise that test is skipped with its reason. Never fails the build.

@@ -1,5 +1,5 @@
-"""Executors of the call language: each adapter runs a :class:`reference.calls.Call` on one implementation
-and returns an :class:`reference.calls.Outcome`."""
+"""Executors of the call language: each adapter runs a :class:`mq_conformance.reference.calls.Call` on one implementation
+and returns an :class:`mq_conformance.reference.calls.Outcome`."""
 
 from .base import Adapter, AdapterError, available, load
 

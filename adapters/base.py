@@ -12,7 +12,7 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
-from reference.calls import Call, Outcome
+from mq_conformance.reference.calls import Call, Outcome
 
 from .capabilities import CapabilityError, check_claim
 

@@ -27,7 +27,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from reference.calls import Call, Outcome
+from mq_conformance.reference.calls import Call, Outcome
 
 from .base import AdapterError
 from .jsonlines import (DEFAULT_START_TIMEOUT, DEFAULT_TIMEOUT, START_TIMEOUT_ENV, TIMEOUT_ENV, _seconds)

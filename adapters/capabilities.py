@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 # Read through importlib.resources: a file, or a member of the zip a campaign ships to Spark's executors.
-CAPABILITIES_FILE = files("fixtures") / "capabilities.yaml"
+CAPABILITIES_FILE = files("mq_conformance.fixtures") / "capabilities.yaml"
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 

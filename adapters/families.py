@@ -21,11 +21,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from reference import put as put_module
-from reference.calls import STRUCTURES, Call, CallError, Outcome, decode_options, decode_structure, encode_field
-from reference.calls import encode_structure
-from reference.constants import FLAGS, family_of
-from reference.queue import QueueDefinition
+from mq_conformance.reference import put as put_module
+from mq_conformance.reference.calls import STRUCTURES, Call, CallError, Outcome, decode_options, decode_structure, encode_field
+from mq_conformance.reference.calls import encode_structure
+from mq_conformance.reference.constants import FLAGS, family_of
+from mq_conformance.reference.queue import QueueDefinition
 
 from .base import AdapterError
 from .reference import ReferenceAdapter

@@ -1,7 +1,7 @@
 """IBM MQ as an adapter, through pymqi (or IBM's successor package ``ibmmq``, which keeps pymqi's API).
 
 The call language's MQI verbs become pymqi calls on a real queue manager; the structures are built with
-:func:`reference.calls.decode_structure` (so every field and constant is read exactly as the model reads it) and
+:func:`mq_conformance.reference.calls.decode_structure` (so every field and constant is read exactly as the model reads it) and
 copied into pymqi's ``MD``/``GMO``/``PMO``; what comes back is encoded as the reference adapter encodes a model
 ``Result``. ``clauses`` is always empty: only the model explains its decisions.
 
@@ -89,9 +89,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from reference import calls as reference_calls
-from reference import constants
-from reference.calls import (
+from mq_conformance.reference import calls as reference_calls
+from mq_conformance.reference import constants
+from mq_conformance.reference.calls import (
     OPS,
     STRUCTURES,
     Call,
@@ -479,7 +479,7 @@ class IbmMqAdapter:
         # ibmmq+model adapter passes IBM's ibmmq over the emulated native module).
         self.module_name, self.mq = module if module is not None else load_mq_module()
         native = getattr(getattr(self.mq, "ibmmqc", None), "__name__", "")
-        if module is None and native.startswith("adapters.ibmmq_emulator"):
+        if module is None and native.startswith("mq_conformance.adapters.ibmmq_emulator"):
             raise AdapterError("ibmmq in this process runs over the model's emulator (adapters/ibmmq_emulator), "
                                "not IBM's client: use the ibmmq+model adapter, or run the ibmmq adapter in a "
                                "process without the emulator (pytest --adapter ibmmq does not install it)")

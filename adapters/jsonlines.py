@@ -46,8 +46,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from referencing import Resource
 
-from reference.calls import Call, Outcome
-from reference.schema import SCHEMAS, SchemaError, registry, validate_call, validate_outcome
+from mq_conformance.reference.calls import Call, Outcome
+from mq_conformance.reference.schema import SCHEMAS, SchemaError, registry, validate_call, validate_outcome
 
 from .base import AdapterError
 from .capabilities import CapabilityError, check_claim
@@ -643,7 +643,7 @@ def _refused(answer: dict[str, Any], what: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m adapters.jsonlines COMMAND...``: greet a server and print what it declares (a quick check)."""
+    """``python -m mq_conformance.adapters.jsonlines COMMAND...``: greet a server and print what it declares (a quick check)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         adapter = JsonLinesAdapter(argv)

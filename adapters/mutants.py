@@ -22,14 +22,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from reference.calls import Call, Outcome
-from reference.cluster import Cluster
-from reference.constants import VALUES
-from reference.handles import GroupPosition
-from reference.qmgr import QueueManager
-from reference.queue import VISIBLE
-from reference.result import Result
-from reference.tables import OptionRules, Spec, Table, default_spec
+from mq_conformance.reference.calls import Call, Outcome
+from mq_conformance.reference.cluster import Cluster
+from mq_conformance.reference.constants import VALUES
+from mq_conformance.reference.handles import GroupPosition
+from mq_conformance.reference.qmgr import QueueManager
+from mq_conformance.reference.queue import VISIBLE
+from mq_conformance.reference.result import Result
+from mq_conformance.reference.tables import OptionRules, Spec, Table, default_spec
 
 from .base import AdapterError
 from .families import equivalent_notes, family_of_mutant, load_family_mutant

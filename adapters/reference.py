@@ -3,7 +3,7 @@
 Handles and connections are named symbolically in the call language; this adapter maps the names to the
 model's Hconn and Hobj values. A handle whose MQOPEN failed maps to an unusable Hobj, as in MQ.
 
-The model is a :class:`reference.cluster.Cluster`: one queue manager, QM1, until a scenario defines more.
+The model is a :class:`mq_conformance.reference.cluster.Cluster`: one queue manager, QM1, until a scenario defines more.
 A connection belongs to the queue manager its ``connect`` names (``qmgr``), or to QM1; its handles too.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from reference import QueueManager, Result
-from reference.calls import (
+from mq_conformance.reference import QueueManager, Result
+from mq_conformance.reference.calls import (
     Call,
     CallError,
     Outcome,
@@ -33,9 +33,9 @@ from reference.calls import (
     encode_structure,
     names,
 )
-from reference.cluster import Cluster
-from reference.errors import NotModelled
-from reference.tables import Spec
+from mq_conformance.reference.cluster import Cluster
+from mq_conformance.reference.errors import NotModelled
+from mq_conformance.reference.tables import Spec
 
 from .capabilities import capability_names
 
@@ -46,7 +46,7 @@ CAPABILITIES = frozenset(capability_names())
 
 
 class ReferenceAdapter:
-    """Runs calls on a :class:`reference.cluster.Cluster` (one queue manager, or several) in this process."""
+    """Runs calls on a :class:`mq_conformance.reference.cluster.Cluster` (one queue manager, or several) in this process."""
 
     name = "reference"
     version = "0.1.0"

@@ -24,11 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from adapters.base import load  # noqa: E402
-from adapters.reference import ReferenceAdapter  # noqa: E402
-from conformance.campaign import generate  # noqa: E402
-from conformance.campaign.run import CampaignConfig, run_campaign  # noqa: E402
-from reference.calls import Call  # noqa: E402
+from mq_conformance.adapters.base import load  # noqa: E402
+from mq_conformance.adapters.reference import ReferenceAdapter  # noqa: E402
+from mq_conformance.conformance.campaign import generate  # noqa: E402
+from mq_conformance.conformance.campaign.run import CampaignConfig, run_campaign  # noqa: E402
+from mq_conformance.reference.calls import Call  # noqa: E402
 
 
 def measure(config: CampaignConfig, master: str, folder: Path, spark=None) -> tuple[float, dict]:
@@ -118,7 +118,7 @@ def main() -> None:
               f"the bare replay is given them)")
         if args.no_spark:
             return
-        from conformance.campaign.spark import session
+        from mq_conformance.conformance.campaign.spark import session
 
         spark_config = CampaignConfig(adapter="reference", sequences=args.spark_sequences, length=args.length, seed=3)
         warm = CampaignConfig(adapter="reference", sequences=32, length=args.length, seed=2, partition_size=8)

@@ -30,10 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from reference import MQGMO, MQMD, MQOD, MQPMO, QueueDefinition, QueueManager  # noqa: E402
-from reference.constants import VALUES  # noqa: E402
-from reference.queue import StoredMessage  # noqa: E402
-from reference.result import Result  # noqa: E402
+from mq_conformance.reference import MQGMO, MQMD, MQOD, MQPMO, QueueDefinition, QueueManager  # noqa: E402
+from mq_conformance.reference.constants import VALUES  # noqa: E402
+from mq_conformance.reference.queue import StoredMessage  # noqa: E402
+from mq_conformance.reference.result import Result  # noqa: E402
 
 OO = VALUES["MQOO_OUTPUT"] | VALUES["MQOO_INPUT_SHARED"]
 LOGICAL = VALUES["MQPMO_LOGICAL_ORDER"]
@@ -194,7 +194,7 @@ def machine_steps(examples: int = 40) -> float:
     from hypothesis import settings
     from hypothesis.stateful import run_state_machine_as_test
 
-    from conformance.differential import GroupsMachine, machine_for
+    from mq_conformance.conformance.differential import GroupsMachine, machine_for
 
     counted = []
 

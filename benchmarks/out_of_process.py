@@ -10,7 +10,7 @@ Figures, all from this one run (the machine's load moves them; the ratios are wh
   served: seconds and the ratio. Target: at most 3x;
 - a failing machine against a mutant served over JSON lines (``mqconf serve --stdio --adapter MUTANT``): the
   time Hypothesis takes to find the divergence, then the time to shrink it (conformance/differential.py
-  :func:`~conformance.differential.shrink`: live replays of sub-sequences of the recorded trace), the sequence's
+  :func:`~mq_conformance.conformance.differential.shrink`: live replays of sub-sequences of the recorded trace), the sequence's
   length before and after, and the replays spent. Target: the shrink under 30 s;
 - with ``--hypothesis-shrink``, the same failing machine shrunk by Hypothesis's own shrinker, as the suite did
   before (in process only: through the pipe it takes minutes).
@@ -34,12 +34,12 @@ sys.path.insert(0, str(ROOT))
 from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 from hypothesis.stateful import run_state_machine_as_test  # noqa: E402
 
-from adapters.base import load  # noqa: E402
-from adapters.reference import ReferenceAdapter  # noqa: E402
-from conformance import differential  # noqa: E402
-from conformance.runner import reference_attribution, run_scenario  # noqa: E402
-from conformance.scenario import load_scenario, scenario_files  # noqa: E402
-import fixtures  # noqa: E402
+from mq_conformance.adapters.base import load  # noqa: E402
+from mq_conformance.adapters.reference import ReferenceAdapter  # noqa: E402
+from mq_conformance.conformance import differential  # noqa: E402
+from mq_conformance.conformance.runner import reference_attribution, run_scenario  # noqa: E402
+from mq_conformance.conformance.scenario import load_scenario, scenario_files  # noqa: E402
+from mq_conformance import fixtures  # noqa: E402
 
 # Found by the groups machine after a few examples, with a long sequence to shrink (27 calls when derandomized).
 MUTANT = "mutant:truncation-warning-dropped"
@@ -49,7 +49,7 @@ QUICK = settings(max_examples=25, stateful_step_count=25, deadline=None, databas
 
 def mqconf() -> list[str]:
     script = Path(sys.executable).parent / "mqconf"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "conformance.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "mq_conformance.conformance.cli"]
 
 
 def served(*arguments: str) -> str:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fixtures import CLAUSES
+from mq_conformance.fixtures import CLAUSES
 
 from .yamlsource import LineDict, SourceError, load
 

@@ -21,11 +21,11 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import fixtures
-from adapters.base import AdapterError, available, load
-from adapters.capabilities import CapabilityError
-from adapters.processes import die_with_parent
-from adapters.untrusted import for_terminal
+from mq_conformance import fixtures
+from mq_conformance.adapters.base import AdapterError, available, load
+from mq_conformance.adapters.capabilities import CapabilityError
+from mq_conformance.adapters.processes import die_with_parent
+from mq_conformance.adapters.untrusted import for_terminal
 
 from .clauses import Registry, load_registry
 from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, failure_line,
@@ -171,7 +171,7 @@ def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path 
     junit_detour = Path(tempfile.mkdtemp(prefix="mqconf-junit-")) / "junit.xml" if "$" in str(junit) else None
     command = [sys.executable, "-m", "pytest", *files, "--adapter", adapter_name, "--mq-profile", profile,
                f"--junitxml={junit_detour or junit}", f"--alluredir={output.resolve() / 'allure-results'}",
-               "-p", "no:cacheprovider", "-p", "conformance.testlog", "-q", "--no-header", "-o", "addopts=",
+               "-p", "no:cacheprovider", "-p", "mq_conformance.conformance.testlog", "-q", "--no-header", "-o", "addopts=",
                *NOT_SELF_CHECKS]
     if expectations:
         command += ["--expectations", str(expectations.resolve())]
@@ -393,7 +393,7 @@ def lint(paths: Sequence[Path] = ()) -> int:
             if clause_id not in registry:
                 problems.append(f"{scenario.path}: cites unknown clause {clause_id}")
     if own:
-        from reference.tables import Spec
+        from mq_conformance.reference.tables import Spec
 
         for table in Spec.load().tables.values():
             for row in table.rows:
@@ -512,7 +512,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"matrix: {write_matrix(args.runs, args.output)}")
             return EXIT_OK
         if args.command == "serve":
-            from adapters.capabilities import check_claim
+            from mq_conformance.adapters.capabilities import check_claim
 
             from .serve import serve_stdio
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import yaml
 
-import fixtures
-from reference import constants
-from reference.calls import Outcome
+from mq_conformance import fixtures
+from mq_conformance.reference import constants
+from mq_conformance.reference.calls import Outcome
 
 NONE_NAMES = {"MQMI_NONE", "MQCI_NONE", "MQGI_NONE", "MQMTOK_NONE", "MQACT_NONE"}
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adapters.untrusted import for_terminal
+from mq_conformance.adapters.untrusted import for_terminal
 
 GOOD = "passed"
 

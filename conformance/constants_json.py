@@ -4,8 +4,8 @@ The values are those of ``reference/constants.py`` (checked against IBM's C head
 this module writes them as JSON, and tests/test_implementers_guide.py checks that the file is in step with the
 model. Regenerate it after changing the constants::
 
-    .venv/bin/python -m conformance.constants_json            # writes fixtures/constants.json
-    .venv/bin/python -m conformance.constants_json --check    # exit 1 if the file is out of date
+    .venv/bin/python -m mq_conformance.conformance.constants_json            # writes fixtures/constants.json
+    .venv/bin/python -m mq_conformance.conformance.constants_json --check    # exit 1 if the file is out of date
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import fixtures
-from reference import constants
+from mq_conformance import fixtures
+from mq_conformance.reference import constants
 
 TARGET = fixtures.ROOT / "constants.json"
 
@@ -28,7 +28,7 @@ def build() -> dict[str, Any]:
     the byte-string "none" values and the format names."""
     return {
         "about": "IBM MQ constants as the mq-conformance suite uses them (values of IBM's cmqc.h). Generated from "
-                 "reference/constants.py by `python -m conformance.constants_json`; do not edit by hand.",
+                 "reference/constants.py by `python -m mq_conformance.conformance.constants_json`; do not edit by hand.",
         "values": dict(sorted(constants.VALUES.items())),
         "canonical_names": {family: {str(number): name for number, name in sorted(names.items())}
                             for family, names in sorted(constants.NAMES.items())},
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
         if current != text:
-            print(f"{TARGET} is out of step with reference/constants.py: run python -m conformance.constants_json")
+            print(f"{TARGET} is out of step with reference/constants.py: run python -m mq_conformance.conformance.constants_json")
             return 1
         print(f"{TARGET} is in step")
         return 0

@@ -23,10 +23,10 @@ from typing import Any
 import yaml
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, rule
 
-from adapters.base import Adapter, load
-from adapters.reference import ReferenceAdapter
-from reference.calls import Call
-from reference.tables import default_spec
+from mq_conformance.adapters.base import Adapter, load
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.reference.calls import Call
+from mq_conformance.reference.tables import default_spec
 
 from . import vocabulary
 from .compare import UNKNOWN_ID, Identities, compare, load_policy, on_side, symbolic

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from reference import constants
-from reference.calls import STRUCTURES, CallError, Outcome, decode_bytes, decode_field
+from mq_conformance.reference import constants
+from mq_conformance.reference.calls import STRUCTURES, CallError, Outcome, decode_bytes, decode_field
 
 EXPECT_KEYS = ("CompCode", "Reason", "MD", "PMO", "GMO", "data", "DataLength", "attributes", "ObjectName")
 

@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from adapters.base import Adapter, AdapterError, load
-from adapters.capabilities import CapabilityError, check_names
-from adapters.ibmmq_emulator import install_unless_client
-from adapters.ibmmq_emulator.fixture import ibmmq_emulator  # noqa: F401 - the fixture for ibmmq applications
+from mq_conformance.adapters.base import Adapter, AdapterError, load
+from mq_conformance.adapters.capabilities import CapabilityError, check_names
+from mq_conformance.adapters.ibmmq_emulator import install_unless_client
+from mq_conformance.adapters.ibmmq_emulator.fixture import ibmmq_emulator  # noqa: F401 - the fixture for ibmmq applications
 
 from .yamlsource import LineDict, SourceError, load as load_yaml
 
@@ -77,7 +77,7 @@ SCENARIO_ID = re.compile(r"^id:\s*([a-z0-9][a-z0-9-]*)\s*$", re.MULTILINE)
 
 def known_scenarios(folders: list[Path] | None = None) -> set[str]:
     """The ids of the suite's scenarios (read from their ``id:`` lines: quick, and enough to name them)."""
-    import fixtures
+    from mq_conformance import fixtures
 
     found: set[str] = set()
     for folder in folders or [fixtures.SCENARIOS]:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from fixtures import ROOT
+from mq_conformance.fixtures import ROOT
 
 from .yamlsource import LineDict, SourceError, load
 

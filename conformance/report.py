@@ -43,8 +43,8 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-import fixtures
-from adapters.untrusted import for_markdown
+from mq_conformance import fixtures
+from mq_conformance.adapters.untrusted import for_markdown
 
 from . import __version__
 from .clauses import Registry
@@ -562,7 +562,7 @@ def _test_failure(record: dict, divergences: list[dict]) -> dict:
 
 def read_divergences(directory: Path) -> list[dict]:
     """The minimal scenarios the state machines wrote into the run's ``divergences/`` folder, each with the
-    record written beside it (conformance/differential.py :func:`~conformance.differential.write_divergence`):
+    record written beside it (conformance/differential.py :func:`~mq_conformance.conformance.differential.write_divergence`):
     ``file``, ``path`` (in the run folder), ``scenario`` (its text), and from the record the ``summary`` line,
     the diverging ``call``, the ``fields`` that differed, the ``clauses`` the model applied there, the call
     ``sequence`` and the ``commands`` that run it on the model and on the implementation. Everything in them
@@ -591,7 +591,7 @@ def read_divergences(directory: Path) -> list[dict]:
 def table_coverage(records: list[dict], tests: list[dict]) -> dict[str, dict]:
     """For every row of fixtures/tables: how many scenario steps the model decided by it, and how many tests
     pin it. Rows never exercised show 0."""
-    from reference.tables import Spec
+    from mq_conformance.reference.tables import Spec
 
     steps: Counter[str] = Counter()
     for record in records:
@@ -816,10 +816,10 @@ def validate_report(report: dict) -> None:
     """Raise ``jsonschema.ValidationError`` when ``report`` does not match ``schemas/report.json``.
 
     A quick validator accepts a valid report in a few milliseconds; the pure one judges anything else and writes
-    the error (reference/schema.py :func:`~reference.schema.quick_validator`)."""
+    the error (reference/schema.py :func:`~mq_conformance.reference.schema.quick_validator`)."""
     from jsonschema import Draft202012Validator
 
-    from reference.schema import accepts, quick_validator
+    from mq_conformance.reference.schema import accepts, quick_validator
 
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     if not accepts(quick_validator(schema), report):
@@ -868,7 +868,7 @@ def failure_line(failure: dict) -> str:
         return failure["divergence"]["summary"]
     text = failure.get("message", "").strip().splitlines()
     line = next((line.strip() for line in text if "differs from the model" in line), text[-1].strip() if text else "")
-    return re.sub(r"^E\s+(?:[\w.]+: )?", "", line)  # pytest's "E   conformance.differential.Divergence: "
+    return re.sub(r"^E\s+(?:[\w.]+: )?", "", line)  # pytest's "E   mq_conformance.conformance.differential.Divergence: "
 
 
 def render_summary(report: dict[str, Any]) -> str:

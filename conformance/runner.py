@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from adapters.base import Adapter
-from adapters.reference import ReferenceAdapter
-from reference.calls import Call, Outcome
+from mq_conformance.adapters.base import Adapter
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.reference.calls import Call, Outcome
 
 from .matching import Bindings, is_variable, match
 from .scenario import Scenario, Step

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adapters.capabilities import CapabilityError, check_names, mq_names, needed_by
-from reference.calls import (
+from mq_conformance.adapters.capabilities import CapabilityError, check_names, mq_names, needed_by
+from mq_conformance.reference.calls import (
     CLUSTER_ARGUMENTS,
     OPS,
     Call,
@@ -227,8 +227,8 @@ def _step(raw: Any, path: Path, line: int, bound: set[str], opened: set[str]) ->
 
 
 def _check_expect(expect: Mapping[str, Any], path: Path, line: int) -> None:
-    from reference import constants
-    from reference.calls import STRUCTURES, decode_field
+    from mq_conformance.reference import constants
+    from mq_conformance.reference.calls import STRUCTURES, decode_field
 
     def check(kind: tuple, value: Any, where: str) -> None:
         if _check_matcher(value, where, path, line_at(expect, where, line), lambda v: check(kind, v, where)):

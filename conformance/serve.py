@@ -17,9 +17,9 @@ import sys
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from adapters.jsonlines import MAX_ID, MAX_LINE, PROTOCOL, decode, encode, one_line
-from adapters.reference import ReferenceAdapter
-from reference.calls import Call, Outcome
+from mq_conformance.adapters.jsonlines import MAX_ID, MAX_LINE, PROTOCOL, decode, encode, one_line
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.reference.calls import Call, Outcome
 
 from . import __version__
 

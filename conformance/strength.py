@@ -4,7 +4,7 @@ Every mutant of adapters/mutants.py (the table mutants made from fixtures/tables
 mutants) is run against the suite: first the scenarios, those citing the mutated clause first, stopping at the
 first that fails; a mutant that passes them all then meets the table tests and state machines (pytest, in a
 subprocess, stopping at the first failure). A mutant nothing kills is a survivor: either shown equivalent to the
-model (adapters.mutants.EQUIVALENT, with the argument) or a gap of the suite, to be closed by a new test.
+model (mq_conformance.adapters.mutants.EQUIVALENT, with the argument) or a gap of the suite, to be closed by a new test.
 
 The results go to ``reports/strength/<id>/strength.json`` and ``strength.md``: the kill rate per kind and per
 area (a clause id's first part), and every survivor with its reason. Targets: every non-equivalent table mutant
@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import fixtures
-from adapters.families import FAMILIES, family_mutant_names, family_of_mutant, hint
-from adapters.mutants import EQUIVALENT, PREFIX, SEMANTIC_MUTANTS, load_mutant, table_mutant_names
+from mq_conformance import fixtures
+from mq_conformance.adapters.families import FAMILIES, family_mutant_names, family_of_mutant, hint
+from mq_conformance.adapters.mutants import EQUIVALENT, PREFIX, SEMANTIC_MUTANTS, load_mutant, table_mutant_names
 
 from .runner import ERROR, FAILED, run_scenario
 from .scenario import Scenario, load_scenarios

@@ -1,6 +1,6 @@
 """A pytest plugin that appends each test's verdict to a JSON-lines file as it happens.
 
-``mqconf run`` loads it (``-p conformance.testlog``) with ``MQCONF_TESTLOG`` naming the file, so a run that is
+``mqconf run`` loads it (``-p mq_conformance.conformance.testlog``) with ``MQCONF_TESTLOG`` naming the file, so a run that is
 killed midway still leaves every finished test readable by ``mqconf report``; JUnit XML, written only at the end,
 is kept for other tools. One record per test: node id, verdict in the report's words, the clauses it pins (the
 ``clause`` marks the suite's plugin records as user properties), the clauses a failure blames (``blamed``: a state

@@ -7,8 +7,8 @@ description, not a generator: :func:`strategy` turns it into a Hypothesis strate
 :func:`draw` draws from it with a seeded :class:`random.Random` (for the campaign, reproducible from a seed and
 an index). So both sides generate from this one description.
 
-No option list is kept here: option names come from the model's constants (``reference.constants.FLAGS``) and
-from the option-rules tables (fixtures/tables/*-rules.yaml), read through ``reference.tables``.
+No option list is kept here: option names come from the model's constants (``mq_conformance.reference.constants.FLAGS``) and
+from the option-rules tables (fixtures/tables/*-rules.yaml), read through ``mq_conformance.reference.tables``.
 
 Table-directed generation (:func:`recipe`): for a row of a decision table, the calls that set up the facts its
 ``when`` needs and then make the call the row decides. The facts of each table input are data here
@@ -25,10 +25,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reference import constants
-from reference.get import NOT_YET
-from reference.options import first_broken
-from reference.tables import EITHER, OptionRules, Table, default_spec
+from mq_conformance.reference import constants
+from mq_conformance.reference.get import NOT_YET
+from mq_conformance.reference.options import first_broken
+from mq_conformance.reference.tables import EITHER, OptionRules, Table, default_spec
 
 # -- domains ------------------------------------------------------------------------------------------------
 
@@ -191,7 +191,7 @@ def option_names(family: str, leave_out: Sequence[str] = ()) -> tuple[str, ...]:
 def names_within(names: Sequence[str], capabilities: frozenset[str]) -> tuple[str, ...]:
     """``names`` less those that fixtures/capabilities.yaml lists under a capability outside ``capabilities``
     (an area an implementation claiming only those can run must not use them)."""
-    from adapters.capabilities import load_capabilities
+    from mq_conformance.adapters.capabilities import load_capabilities
 
     beyond = {n for c in load_capabilities().values() if c.name not in capabilities for n in c.names}
     return tuple(n for n in names if n not in beyond)

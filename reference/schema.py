@@ -38,7 +38,7 @@ except ImportError:  # pragma: no cover - it is a dependency, but a missing one 
     jsonschema_rs = None
 
 # Read through importlib.resources: a folder, or one inside the zip a campaign ships to Spark's executors.
-SCHEMAS = files("reference") / "schemas"
+SCHEMAS = files("mq_conformance.reference") / "schemas"
 NAMES = ("call", "outcome", "scenario")
 _MAX_MESSAGE = 300
 

@@ -199,7 +199,7 @@ def load_table(path: Path) -> Table | OptionRules:
 def tables_dir() -> Traversable:
     """Where the installed suite keeps its table files: a folder, or a folder inside the zip a campaign ships to
     Spark's executors (read through importlib.resources either way)."""
-    return files("fixtures") / "tables"
+    return files("mq_conformance.fixtures") / "tables"
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from conformance.campaign.spark import JVM_OPTIONS
+from mq_conformance.conformance.campaign.spark import JVM_OPTIONS
 
 # ``pytester`` runs pytest in process for the tests of the plugin itself (tests/test_pytest_plugin.py).
 pytest_plugins = ["pytester"]

@@ -26,11 +26,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from reference.constants import VALUES
+from mq_conformance.reference.constants import VALUES
 
 CMQC_VALUES = {
     **VALUES,
-    # not in reference.constants; values as pymqi 1.12.11 CMQC.py / CMQXC.py
+    # not in mq_conformance.reference.constants; values as pymqi 1.12.11 CMQC.py / CMQXC.py
     "MQCNO_NONE": 0, "MQCNO_HANDLE_SHARE_NONE": 0x20, "MQCNO_HANDLE_SHARE_BLOCK": 0x40,
     "MQHC_UNUSABLE_HCONN": -1, "MQHO_UNUSABLE_HOBJ": -1, "MQIA_DEF_INPUT_OPEN_OPTION": 4,
     "MQIA_SHAREABILITY": 23, "MQCD_VERSION_6": 6, "MQCD_VERSION_7": 7, "MQCHT_CLNTCONN": 6, "MQXPT_TCP": 2,

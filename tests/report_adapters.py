@@ -9,8 +9,8 @@ import signal
 import time
 from dataclasses import replace
 
-from adapters.reference import ReferenceAdapter
-from reference.calls import Call, Outcome
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.reference.calls import Call, Outcome
 
 HOSTILE = "<script>alert(1)</script>"
 

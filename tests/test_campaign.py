@@ -15,12 +15,12 @@ from pathlib import Path
 import pyarrow.dataset as ds
 import pytest
 
-from adapters.base import load
-from conformance.campaign import generate
-from conformance.campaign.corpus import CorpusError, load_corpus, save_corpus
-from conformance.campaign.run import CampaignConfig, run_campaign
-from conformance.runner import FAILED, PASSED, run_scenario
-from conformance.scenario import load_scenario
+from mq_conformance.adapters.base import load
+from mq_conformance.conformance.campaign import generate
+from mq_conformance.conformance.campaign.corpus import CorpusError, load_corpus, save_corpus
+from mq_conformance.conformance.campaign.run import CampaignConfig, run_campaign
+from mq_conformance.conformance.runner import FAILED, PASSED, run_scenario
+from mq_conformance.conformance.scenario import load_scenario
 from tests_support import java_or_skip
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.xdist_group("spark-local")
 @pytest.fixture(scope="module")
 def spark():
     java_or_skip()
-    from conformance.campaign.spark import session
+    from mq_conformance.conformance.campaign.spark import session
 
     spark = session("local[2]")
     yield spark
@@ -40,7 +40,7 @@ def spark():
 
 
 def test_the_driver_jvm_maps_its_class_data_sharing_archive(spark, tmp_path):
-    from conformance.campaign import class_data_sharing as cds
+    from mq_conformance.conformance.campaign import class_data_sharing as cds
 
     if not Path(f"/proc/{spark.sparkContext._gateway.proc.pid}/maps").exists():
         pytest.skip("needs Linux's /proc to see what the JVM mapped")
@@ -52,7 +52,7 @@ def test_the_driver_jvm_maps_its_class_data_sharing_archive(spark, tmp_path):
         return
     # A fresh machine (make install starts no JVM): build the driver's archive here, and start a session on it.
     assert cds.build(tmp_path, (cds.DRIVER,)) == 0 and cds.archive(cds.DRIVER, tmp_path) is not None
-    code = ("import os; from conformance.campaign.spark import session; s = session('local[1]'); "
+    code = ("import os; from mq_conformance.conformance.campaign.spark import session; s = session('local[1]'); "
             "maps = open(f'/proc/{s.sparkContext._gateway.proc.pid}/maps').read(); "
             "print(os.path.realpath(os.path.join(os.environ['MQCONF_SPARK_CDS_DIR'], 'driver.jsa')) in maps); s.stop()")
     mapped = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
@@ -65,7 +65,7 @@ def test_sequences_are_reproducible_from_seed_and_index_alone():
     assert first == generate.sequence(7, 42, 20)
     assert first != generate.sequence(7, 43, 20) and first != generate.sequence(8, 42, 20)
     assert first["id"] == "7:42" and first["area"] in generate.AREAS
-    code = "import json; from conformance.campaign.generate import sequence; print(json.dumps(sequence(7, 42, 20)))"
+    code = "import json; from mq_conformance.conformance.campaign.generate import sequence; print(json.dumps(sequence(7, 42, 20)))"
     other = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
                            env={"PYTHONHASHSEED": "123", "PATH": ""})
     assert json.loads(other.stdout) == first
@@ -126,7 +126,7 @@ def test_a_mutant_is_caught_with_the_same_aggregates_in_process_and_on_spark(spa
 def test_spark_executors_write_a_campaign_to_s3_with_the_in_process_aggregates(spark, s3_campaigns, tmp_path):
     """The executors write their partitions and markers to S3 themselves (a real S3 endpoint: moto's server), the
     aggregation reads them back from there, and the summary lands beside them."""
-    from conformance.campaign.store import Store, join
+    from mq_conformance.conformance.campaign.store import Store, join
 
     config = CampaignConfig(adapter=MUTANT, sequences=24, length=10, seed=5, partition_size=6)
     on_s3 = run_campaign(config, s3_campaigns, campaign_id="spark", master="local[2]", spark=spark,
@@ -166,8 +166,8 @@ def test_a_cancelled_task_stores_nothing_once_the_driver_has_stopped_waiting(tmp
     import threading
     import time
 
-    from conformance.campaign.spark import CHECK_SECONDS, Cancellation
-    from conformance.campaign.store import Store
+    from mq_conformance.conformance.campaign.spark import CHECK_SECONDS, Cancellation
+    from mq_conformance.conformance.campaign.store import Store
 
     driver = Cancellation(Store(tmp_path), "token")
     driver.open()
@@ -192,7 +192,7 @@ def test_a_cancelled_task_stores_nothing_once_the_driver_has_stopped_waiting(tmp
 
 
 def test_a_cancelled_partition_stops_between_sequences_and_writes_nothing(tmp_path):
-    from conformance.campaign.run import Store, Worker, replay_partition
+    from mq_conformance.conformance.campaign.run import Store, Worker, replay_partition
 
     config = CampaignConfig(adapter="reference", sequences=12, length=6, seed=2, partition_size=12)
     store = Store(tmp_path)
@@ -240,7 +240,7 @@ def test_a_bad_corpus_is_one_clear_message(tmp_path):
     bad.write_text('{"calls": [{"op": "put"}]}\n{not json\n')
     with pytest.raises(CorpusError, match=r"bad.jsonl:2: not JSON"):
         load_corpus(bad)
-    result = subprocess.run([sys.executable, "-m", "conformance.cli", "campaign", "--corpus", str(bad),
+    result = subprocess.run([sys.executable, "-m", "mq_conformance.conformance.cli", "campaign", "--corpus", str(bad),
                              "--master", "inprocess", "--output", str(tmp_path)],
                             cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and "bad.jsonl:2" in result.stderr and "Traceback" not in result.stderr
@@ -249,7 +249,7 @@ def test_a_bad_corpus_is_one_clear_message(tmp_path):
 @pytest.mark.parametrize("damage", [b"{half a file", b"[1, 2]", b"\xff\xfe", None], ids=["not JSON", "not an object",
                                                                                 "not text", "a folder"])
 def test_a_damaged_campaign_json_is_one_line_naming_it_and_exit_2(tmp_path, damage):
-    command = [sys.executable, "-m", "conformance.cli", "campaign", "--sequences", "2", "--length", "2",
+    command = [sys.executable, "-m", "mq_conformance.conformance.cli", "campaign", "--sequences", "2", "--length", "2",
                "--master", "inprocess", "--output", str(tmp_path), "--id", "c"]
     assert subprocess.run(command, cwd=ROOT, capture_output=True, timeout=120).returncode == 0
     settings = tmp_path / "c" / "campaign.json"
@@ -269,7 +269,7 @@ def test_a_corpus_of_scenario_files_reports_every_bad_file_not_only_the_first(tm
     shutil.copy(good, tmp_path / "b-good.yaml")
     (tmp_path / "a-bad.yaml").write_text("id: a\nsteps: [\n")  # not YAML
     (tmp_path / "c-bad.yaml").write_text("id: c\ntitle: no steps\n")  # YAML, not a scenario
-    result = subprocess.run([sys.executable, "-m", "conformance.cli", "campaign", "--corpus", str(tmp_path),
+    result = subprocess.run([sys.executable, "-m", "mq_conformance.conformance.cli", "campaign", "--corpus", str(tmp_path),
                              "--master", "inprocess", "--output", str(tmp_path / "out")],
                             cwd=ROOT, capture_output=True, text=True, timeout=120)
     errors = [line for line in result.stderr.splitlines() if line.startswith("mqconf:")]
@@ -284,7 +284,7 @@ def test_a_jvm_that_does_not_start_is_one_line_naming_the_options(tmp_path):
     temporary.mkdir()
     env = {**os.environ, "MQCONF_SPARK_JAVA_OPTIONS": "-Xmx1k",  # too small a heap: the JVM cannot start
            "TMPDIR": str(temporary)}
-    result = subprocess.run([sys.executable, "-m", "conformance.cli", "campaign", "--sequences", "2", "--length", "2",
+    result = subprocess.run([sys.executable, "-m", "mq_conformance.conformance.cli", "campaign", "--sequences", "2", "--length", "2",
                              "--master", "local[1]", "--output", str(tmp_path)],
                             cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
     errors = [line for line in result.stderr.splitlines() if line.startswith("mqconf:")]
@@ -299,7 +299,7 @@ def test_the_jvm_log_of_a_session_that_ran_cleanly_is_removed_when_the_process_e
     java_or_skip()
     temporary = tmp_path / "tmp"
     temporary.mkdir()
-    result = subprocess.run([sys.executable, "-m", "conformance.cli", "campaign", "--sequences", "2", "--length", "2",
+    result = subprocess.run([sys.executable, "-m", "mq_conformance.conformance.cli", "campaign", "--sequences", "2", "--length", "2",
                              "--master", "local[1]", "--output", str(tmp_path)],
                             cwd=ROOT, capture_output=True, text=True, timeout=300,
                             env={**os.environ, "TMPDIR": str(temporary)})
@@ -308,7 +308,7 @@ def test_the_jvm_log_of_a_session_that_ran_cleanly_is_removed_when_the_process_e
 
 
 def test_kept_jvm_logs_of_ended_processes_are_pruned_after_a_week(tmp_path):
-    from conformance.campaign import spark
+    from mq_conformance.conformance.campaign import spark
 
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     dead, alive = int(ended.stdout), os.getpid()
@@ -324,8 +324,8 @@ def test_kept_jvm_logs_of_ended_processes_are_pruned_after_a_week(tmp_path):
 
 
 def test_a_missing_java_is_a_message_saying_what_to_install(monkeypatch):
-    from conformance.campaign import spark as campaign_spark
-    from conformance.campaign.run import CampaignError
+    from mq_conformance.conformance.campaign import spark as campaign_spark
+    from mq_conformance.conformance.campaign.run import CampaignError
 
     monkeypatch.delenv("JAVA_HOME", raising=False)
     monkeypatch.setenv("PATH", "/nonexistent")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.campaign.run import CampaignConfig, run_campaign
+from mq_conformance.conformance.campaign.run import CampaignConfig, run_campaign
 from tests_support import bare_python, java_or_skip
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,13 +28,13 @@ MASTER = "local-cluster[2,1,1024]"
 DRIVER = """
 import json, sys
 sys.path.insert(0, sys.argv[1])  # the driver imports this checkout; nothing passes it to the executors
-from conformance.campaign import ship, spark as campaign_spark
-from conformance.campaign.run import CampaignConfig, run_campaign
+from mq_conformance.conformance.campaign import ship, spark as campaign_spark
+from mq_conformance.conformance.campaign.run import CampaignConfig, run_campaign
 
 def probe(_):
     import os, sys
     try:
-        import conformance
+        from mq_conformance import conformance
         found = conformance.__file__
     except ImportError as exc:
         found = f"ImportError: {exc}"
@@ -68,11 +68,11 @@ def test_executors_that_cannot_import_the_suite_run_the_shipped_campaign_with_th
     cluster = json.loads(result.stdout.strip().splitlines()[-1])
     # the control: without the zip, the executors' Python workers cannot import the suite
     for probe in cluster["before"]:
-        assert probe["conformance"] == "ImportError: No module named 'conformance'", probe
+        assert probe["conformance"] == "ImportError: No module named 'mq_conformance'", probe
         assert probe["python"] == python and Path(probe["cwd"]).resolve() not in (ROOT, tmp_path.resolve()), probe
     # shipped: they import it from the zip, and the campaign's summary is the in-process loop's
     for probe in cluster["after"]:
-        assert f"{Path(cluster['shipped']).name}/conformance/__init__.py" in probe["conformance"], probe
+        assert f"{Path(cluster['shipped']).name}/mq_conformance/conformance/__init__.py" in probe["conformance"], probe
     # Spark keeps each local-cluster application's work folder inside the installed pyspark: the session removes
     # its own when the driver ends
     assert Path(cluster["work"]).name.startswith("app-") and not Path(cluster["work"]).exists(), cluster["work"]

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adapters.base import load
-from adapters.reference import ReferenceAdapter
-from conformance.campaign import generate
-from conformance.campaign.replay import call_sides, execute, replay, replay_columns
-from conformance.compare import Identities, compare, compare_full, load_policy
-from reference.calls import Call, Outcome
+from mq_conformance.adapters.base import load
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.conformance.campaign import generate
+from mq_conformance.conformance.campaign.replay import call_sides, execute, replay, replay_columns
+from mq_conformance.conformance.compare import Identities, compare, compare_full, load_policy
+from mq_conformance.reference.calls import Call, Outcome
 from tests_support import examples
 
 POLICY = load_policy()

@@ -13,8 +13,8 @@ import sys
 import zipfile
 from pathlib import Path
 
-from conformance.campaign import ship
-from conformance.campaign.run import CampaignConfig, Worker, run_campaign
+from mq_conformance.conformance.campaign import ship
+from mq_conformance.conformance.campaign.run import CampaignConfig, Worker, run_campaign
 from tests_support import bare_site
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,18 +25,19 @@ def test_the_zip_holds_the_packages_modules_and_data_files_and_nothing_else(tmp_
     built = ship.build(tmp_path / "a")
     names = zipfile.ZipFile(built).namelist()
     assert names == sorted(names) == [name for name, _ in ship.members()]
-    assert {name.split("/", 1)[0] for name in names} == set(ship.PACKAGES)
+    assert {name.split("/", 1)[0] for name in names} == {ship.TOP}
+    assert {name.split("/")[1] for name in names if name.count("/") > 1} == set(ship.PACKAGES)
     assert all(Path(name).suffix in (".py", ".yaml", ".json") for name in names)
     assert not [name for name in names if "__pycache__" in name or "/." in name]
     source = Path(ship.members()[0][1]).parents[1]
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", *ship.PACKAGES],
-                            cwd=source, capture_output=True, text=True)
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", ship.TOP,
+                             *ship.PACKAGES], cwd=source, capture_output=True, text=True)
     if listed.returncode == 0 and listed.stdout:  # a checkout: exactly its files of those kinds git does not ignore
-        assert set(names) == {n for n in listed.stdout.split()
+        assert set(names) == {n if n.startswith(ship.TOP + "/") else f"{ship.TOP}/{n}" for n in listed.stdout.split()
                               if Path(n).suffix in (".py", ".yaml", ".json") and (source / n).is_file()}
     for required in ("fixtures/clauses.yaml", "fixtures/capabilities.yaml", "fixtures/comparison.yaml",
                      "fixtures/reason-codes.yaml", "reference/schemas/protocol.json", "reference/tables.py"):
-        assert required in names
+        assert f"{ship.TOP}/{required}" in names
 
 
 def test_the_zip_is_deterministic_and_named_by_its_content(tmp_path):
@@ -56,8 +57,8 @@ import json, sys
 from pathlib import Path
 zip_path, output = sys.argv[1], sys.argv[2]
 sys.path.insert(0, zip_path)
-import conformance, fixtures
-from conformance.campaign.run import CampaignConfig, Worker, run_campaign
+from mq_conformance import conformance, fixtures
+from mq_conformance.conformance.campaign.run import CampaignConfig, Worker, run_campaign
 assert conformance.__file__.startswith(zip_path), conformance.__file__
 rows = {}
 for adapter in ("reference", sys.argv[3]):
@@ -96,7 +97,7 @@ def test_the_suite_runs_from_its_zip_with_only_pyarrow_and_pyyaml_beside_it(tmp_
 
 
 def test_the_executors_python_is_pyspark_python_else_this_one_here_else_python3_on_a_cluster(monkeypatch):
-    from conformance.campaign.spark import executor_python
+    from mq_conformance.conformance.campaign.spark import executor_python
 
     monkeypatch.delenv("PYSPARK_PYTHON", raising=False)
     assert executor_python("local[2]") == executor_python("local-cluster[2,1,1024]") == sys.executable
@@ -106,8 +107,8 @@ def test_the_executors_python_is_pyspark_python_else_this_one_here_else_python3_
 
 
 def test_ship_on_the_command_line_reaches_the_campaign(monkeypatch, tmp_path):
-    from conformance import cli
-    from conformance.campaign import run
+    from mq_conformance.conformance import cli
+    from mq_conformance.conformance.campaign import run
 
     asked = {}
 

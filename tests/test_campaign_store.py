@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.campaign.run import CampaignConfig, run_campaign
-from conformance.campaign.store import CampaignError, Store, join
-from conformance.scenario import load_scenario
+from mq_conformance.conformance.campaign.run import CampaignConfig, run_campaign
+from mq_conformance.conformance.campaign.store import CampaignError, Store, join
+from mq_conformance.conformance.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 MUTANT = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
@@ -64,7 +64,7 @@ def test_join_keeps_a_uris_query_at_the_end():
     ("s3://bucket/runs?endpoint_override=127.0.0.1:1&scheme=http", "127.0.0.1:1"),
 ])
 def test_an_unreachable_or_unsupported_location_is_one_line(tmp_path, location, said):
-    result = subprocess.run([sys.executable, "-m", "conformance.cli", "campaign", "--master", "inprocess",
+    result = subprocess.run([sys.executable, "-m", "mq_conformance.conformance.cli", "campaign", "--master", "inprocess",
                              "--sequences", "2", "--length", "3", "--output", location],
                             cwd=tmp_path, capture_output=True, text=True, timeout=120,
                             env={**__import__("os").environ, "AWS_EC2_METADATA_DISABLED": "true",
@@ -104,7 +104,7 @@ def test_a_campaign_on_s3_gives_the_local_aggregates_and_its_summary_is_read_bac
 
 
 def test_a_run_includes_a_campaign_on_s3_with_its_witnesses_copied_into_the_run(s3_campaigns, tmp_path, capsys):
-    from conformance import cli
+    from mq_conformance.conformance import cli
 
     config = CampaignConfig(adapter=MUTANT, sequences=8, length=6, seed=0, areas=("groups",))
     run_campaign(config, s3_campaigns, campaign_id="w", master="inprocess", show_progress=False)
@@ -123,7 +123,7 @@ def test_a_run_includes_a_campaign_on_s3_with_its_witnesses_copied_into_the_run(
 
 
 def test_a_campaign_uri_with_no_summary_is_one_line_and_exit_2(s3_campaigns, tmp_path, capsys):
-    from conformance import cli
+    from mq_conformance.conformance import cli
 
     status = cli.main(["run", "--adapter", "reference", "--output", str(tmp_path / "run"), "--scenarios",
                        str(ROOT / "fixtures" / "scenarios" / "close"), "--campaign", join(s3_campaigns, "nothing")])

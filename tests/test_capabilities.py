@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-import fixtures
-from adapters.base import AdapterError, load
-from adapters.capabilities import CapabilityError, capability_names, check_claim, load_capabilities
-from adapters.reference import ReferenceAdapter
-from conformance import cli
-from conformance.campaign.cli import claimed_areas
-from conformance.runner import NOT_CLAIMED, PASSED, run_scenario
-from conformance.scenario import load_scenario, parse, scenario_files
-from conformance.yamlsource import SourceError, loads
+from mq_conformance import fixtures
+from mq_conformance.adapters.base import AdapterError, load
+from mq_conformance.adapters.capabilities import CapabilityError, capability_names, check_claim, load_capabilities
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.conformance import cli
+from mq_conformance.conformance.campaign.cli import claimed_areas
+from mq_conformance.conformance.runner import NOT_CLAIMED, PASSED, run_scenario
+from mq_conformance.conformance.scenario import load_scenario, parse, scenario_files
+from mq_conformance.conformance.yamlsource import SourceError, loads
 
 SERVERS = Path(__file__).resolve().parent / "servers"
 SCENARIOS = [load_scenario(path) for path in scenario_files([fixtures.SCENARIOS])]
@@ -101,7 +101,7 @@ def test_a_claim_without_what_it_requires_is_refused():
 
 
 def test_served_model_claims_only_what_it_is_told():
-    adapter = load("jsonlines:" + shlex.join([sys.executable, "-m", "conformance.cli", "serve", "--stdio",
+    adapter = load("jsonlines:" + shlex.join([sys.executable, "-m", "mq_conformance.conformance.cli", "serve", "--stdio",
                                               "--claim", "core,segmentation"]))
     try:
         assert adapter.capabilities == {"core", "segmentation"}
@@ -122,8 +122,8 @@ def test_campaign_runs_only_the_areas_whose_capabilities_are_all_claimed():
 
 
 def test_a_campaign_corpus_replays_only_the_sequences_whose_capabilities_are_claimed(capsys):
-    from conformance.campaign.cli import claimed_sequences
-    from conformance.campaign.corpus import CorpusError
+    from mq_conformance.conformance.campaign.cli import claimed_sequences
+    from mq_conformance.conformance.campaign.corpus import CorpusError
 
     plain = {"id": "plain", "calls": [{"op": "put", "handle": "h", "data": "x"}]}
     grouped = {"id": "grouped", "calls": [{"op": "put", "handle": "h", "MD": {"MsgFlags": ["MQMF_MSG_IN_GROUP"]}},

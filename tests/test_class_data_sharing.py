@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.campaign import class_data_sharing as cds
+from mq_conformance.conformance.campaign import class_data_sharing as cds
 from tests_support import java_or_skip
 
 
@@ -76,14 +76,14 @@ def test_make_install_starts_no_jvm_and_make_spark_cds_builds_the_archives():
     assert any("pip install" in line for line in commands)
     assert not [line for line in commands if "class_data_sharing" in line or "java" in line or "pyspark" in line]
     explicit = subprocess.run([make, "-n", "-B", "spark-cds"], cwd=root, capture_output=True, text=True, timeout=60)
-    assert "-m conformance.campaign.class_data_sharing" in explicit.stdout
+    assert "-m mq_conformance.conformance.campaign.class_data_sharing" in explicit.stdout
 
 
 @pytest.fixture
 def first_use(monkeypatch, tmp_path):
     """ensure() as a campaign on a machine with Java sees it, building into tmp_path; the builds it asks for are
     recorded instead of run."""
-    from conformance.campaign import spark
+    from mq_conformance.conformance.campaign import spark
 
     monkeypatch.setenv("MQCONF_SPARK_CDS_DIR", str(tmp_path))
     monkeypatch.setenv("MQCONF_SPARK_CDS_BUILD", "1")
@@ -115,8 +115,8 @@ def test_a_build_that_failed_on_first_use_is_not_tried_again_by_every_campaign(f
 
 
 def test_no_build_on_first_use_when_turned_off_or_without_java(first_use, monkeypatch):
-    from conformance.campaign import spark
-    from conformance.campaign.run import CampaignError
+    from mq_conformance.conformance.campaign import spark
+    from mq_conformance.conformance.campaign.run import CampaignError
 
     monkeypatch.setenv("MQCONF_SPARK_CDS_BUILD", "0")
     cds.ensure("local[2]", io.StringIO())

@@ -3,7 +3,7 @@ mistake the user can make; failing steps are printed with file:line, expected, a
 conformance.json and summary.md.
 
 A few checks run the CLI in a subprocess as a person would (``adapters``, ``scenario``, a usage error; ``run`` is
-run in a subprocess by tests/test_report.py); the rest call ``conformance.cli.main`` in process.
+run in a subprocess by tests/test_report.py); the rest call ``mq_conformance.conformance.cli.main`` in process.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cli
-from conformance.clauses import load_registry
-from reference.schema import validate_call, validate_outcome
-from reference.calls import Outcome
+from mq_conformance.conformance import cli
+from mq_conformance.conformance.clauses import load_registry
+from mq_conformance.reference.schema import validate_call, validate_outcome
+from mq_conformance.reference.calls import Outcome
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -63,7 +63,7 @@ def _registry_read_once(monkeypatch):
 
 
 def _mqconf(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "conformance.cli", *args], cwd=REPO, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "mq_conformance.conformance.cli", *args], cwd=REPO, capture_output=True, text=True,
                           timeout=120)
 
 

@@ -23,10 +23,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from adapters.reference import ReferenceAdapter
-from reference.calls import Call
-from reference.cluster import CLUSTER_XMITQ
-from reference.structures import NONE_ACCOUNTING
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.reference.calls import Call
+from mq_conformance.reference.cluster import CLUSTER_XMITQ
+from mq_conformance.reference.structures import NONE_ACCOUNTING
 from tests_support import examples
 
 HOSTS = ("QM1", "QM2", "QM3")

@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-from adapters.reference import ReferenceAdapter
-from reference.calls import Call
-from reference.tables import default_spec
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.reference.calls import Call
+from mq_conformance.reference.tables import default_spec
 
 TABLE = default_spec()["cluster.workload"]
 ROW_IDS = [row.id for row in TABLE.rows]

@@ -14,9 +14,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fixtures import FACTS
-from reference import constants
-from reference.constants import (
+from mq_conformance.fixtures import FACTS
+from mq_conformance.reference import constants
+from mq_conformance.reference.constants import (
     NAMED_BITS,
     BYTES,
     FLAGS,

@@ -9,9 +9,9 @@ import os
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
-from conformance import cli
-from conformance.differential import MACHINES, BrowseMarkMachine, ClusterMachine, Divergence, GroupsMachine, check
-from reference.tables import default_spec
+from mq_conformance.conformance import cli
+from mq_conformance.conformance.differential import MACHINES, BrowseMarkMachine, ClusterMachine, Divergence, GroupsMachine, check
+from mq_conformance.reference.tables import default_spec
 
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)  # detection only: shrinking is shown by the groups test
 
@@ -77,7 +77,7 @@ def test_browse_mark_machine_catches_marks_that_never_lapse():
 def test_cluster_machine_catches_priority_evaluated_before_channel_state():
     """Channel CLWLPRTY moved before channel state is a different algorithm (document `reallocation`'s lesson: priority is
     considered after the state of the channel); the machine must notice."""
-    from reference.tables import default_spec
+    from mq_conformance.reference.tables import default_spec
 
     assert any(r.id == "cluster.workload.channel-state" for r in default_spec()["cluster.workload"].rows)
     _caught(ClusterMachine, "mutant:row-moved:cluster.workload.channel-priority:5", max_examples=300,
@@ -87,9 +87,9 @@ def test_cluster_machine_catches_priority_evaluated_before_channel_state():
 def test_an_expected_option_list_with_bits_no_name_defines_is_written_as_the_fields_number():
     """A minimal scenario must load: the scenario language takes an option field as names or a number, never the
     outcome's residue of unnamed bits (``0x01000000``), so such an expectation is the field's number."""
-    from conformance.compare import Identities, load_policy, symbolic
-    from reference.schema import validate_scenario
-    from reference.calls import Outcome
+    from mq_conformance.conformance.compare import Identities, load_policy, symbolic
+    from mq_conformance.reference.schema import validate_scenario
+    from mq_conformance.reference.calls import Outcome
 
     outcome = Outcome(CompCode="MQCC_OK", Reason="MQRC_NONE", MD={"MsgFlags": ["MQMF_SEGMENT", "0x01000000"]})
     expect = symbolic(outcome, Identities(), "left", load_policy())

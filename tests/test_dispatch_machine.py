@@ -14,8 +14,8 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule
 
-from adapters.reference import ReferenceAdapter
-from reference.calls import Call
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.reference.calls import Call
 from tests_support import examples
 
 DISPATCHERS = ("d0", "d1", "d2")

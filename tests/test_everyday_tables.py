@@ -11,8 +11,8 @@ import itertools
 
 import pytest
 
-from reference.constants import VALUES
-from reference.tables import default_spec
+from mq_conformance.reference.constants import VALUES
+from mq_conformance.reference.tables import default_spec
 from tests_support import Session
 
 SPEC = default_spec()

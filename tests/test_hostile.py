@@ -22,7 +22,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SERVERS = Path(__file__).resolve().parent / "servers"
-MQCONF = [sys.executable, "-m", "conformance.cli"]
+MQCONF = [sys.executable, "-m", "mq_conformance.conformance.cli"]
 MEMORY = 1 << 30  # bytes of address space an attack may make the suite use (the suite itself needs ~300 MB)
 
 
@@ -145,8 +145,8 @@ def test_a_broken_server_costs_one_line_and_no_hang(name, expected, put_scenario
 
 
 def test_the_adapter_reports_an_exit_at_once_although_a_child_holds_the_output(tmp_path, monkeypatch):
-    from adapters.jsonlines import JsonLinesAdapter
-    from reference.calls import Call
+    from mq_conformance.adapters.jsonlines import JsonLinesAdapter
+    from mq_conformance.reference.calls import Call
 
     monkeypatch.setenv("MQCONF_TEST_PIDFILE", str(tmp_path / "pid"))
     with JsonLinesAdapter([sys.executable, str(SERVERS / "orphan.py")], timeout=30) as adapter:
@@ -158,8 +158,8 @@ def test_the_adapter_reports_an_exit_at_once_although_a_child_holds_the_output(t
 
 
 def test_an_answer_written_just_before_exiting_is_read_whole():
-    from adapters.jsonlines import JsonLinesAdapter
-    from reference.calls import Call
+    from mq_conformance.adapters.jsonlines import JsonLinesAdapter
+    from mq_conformance.reference.calls import Call
 
     with JsonLinesAdapter([sys.executable, str(SERVERS / "answer_and_exit.py")], timeout=10) as adapter:
         outcome = adapter.execute(Call("put", {"handle": "h", "data": "x"}))
@@ -421,7 +421,7 @@ def test_escape_codes_from_a_server_never_reach_the_terminal_or_summary_raw(put_
 
 
 def test_for_terminal_and_for_markdown_make_every_unsafe_character_visible():
-    from adapters.untrusted import for_markdown, for_terminal
+    from mq_conformance.adapters.untrusted import for_markdown, for_terminal
 
     nasty = "a\x1b[31mb\rc\nd\x00e\x7f\x9b\u202e\u2028\ud800|<b>*"
     assert for_terminal(nasty) == "a\\x1b[31mb\\rc\\nd\\x00e\\x7f\\x9b\\u202e\\u2028\\ud800|<b>*"
@@ -485,8 +485,8 @@ def test_an_output_path_holding_dollar_home_keeps_junit_xml_inside_it(tmp_path):
 
 
 def test_a_stale_java_home_is_passed_over_the_same_way_by_product_and_tests(monkeypatch):
-    from conformance.campaign import spark
-    from conformance.campaign.run import CampaignError
+    from mq_conformance.conformance.campaign import spark
+    from mq_conformance.conformance.campaign.run import CampaignError
 
     monkeypatch.setenv("JAVA_HOME", "/no/such/jdk")
     on_path = shutil.which("java")
@@ -502,8 +502,8 @@ def test_a_stale_java_home_is_passed_over_the_same_way_by_product_and_tests(monk
 
 
 def test_strength_reports_every_scenario_file_that_does_not_load_before_running_a_mutant(tmp_path):
-    from conformance.scenario import ScenarioErrors
-    from conformance.strength import run_strength
+    from mq_conformance.conformance.scenario import ScenarioErrors
+    from mq_conformance.conformance.strength import run_strength
 
     good = sorted((REPO / "fixtures" / "scenarios" / "put").glob("*.yaml"))[0]
     shutil.copy(good, tmp_path / "b-good.yaml")

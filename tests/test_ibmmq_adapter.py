@@ -23,11 +23,11 @@ import sys
 
 import pytest
 
-import adapters.ibmmq as ibmmq_module
-from adapters.base import AdapterError, load
-from adapters.ibmmq import ConnectionConfig, IbmMqAdapter
-from reference.calls import Call, Outcome
-from reference.constants import VALUES
+import mq_conformance.adapters.ibmmq as ibmmq_module
+from mq_conformance.adapters.base import AdapterError, load
+from mq_conformance.adapters.ibmmq import ConnectionConfig, IbmMqAdapter
+from mq_conformance.reference.calls import Call, Outcome
+from mq_conformance.reference.constants import VALUES
 import fake_pymqi
 from fake_pymqi import CC_FAILED, Reply
 
@@ -312,7 +312,7 @@ def test_attribute_equal_to_the_real_queue_is_accepted(adapter, fake):
 
 def test_a_queue_differing_from_suite_defaults_is_logged(adapter, fake, caplog):
     fake.attributes["DEV.QUEUE.1"] = {VALUES["MQIA_MAX_Q_DEPTH"]: 10}
-    with caplog.at_level(logging.WARNING, logger="adapters.ibmmq"):
+    with caplog.at_level(logging.WARNING, logger="mq_conformance.adapters.ibmmq"):
         ok(adapter, "define_queue", name="Q1")
     assert "MaxQDepth=10; the suite assumes 5000" in caplog.text
 
@@ -323,7 +323,7 @@ def test_gmo_version_3_when_pymqi_lacks_version_4(monkeypatch, caplog):
     _module, backend = fake_pymqi.install(monkeypatch, mq7=False)
     adapter = IbmMqAdapter(env=CLIENT_ENV)
     opened(adapter)
-    with caplog.at_level(logging.WARNING, logger="adapters.ibmmq"):
+    with caplog.at_level(logging.WARNING, logger="mq_conformance.adapters.ibmmq"):
         ok(adapter, "put", handle="h", data="x")
         ok(adapter, "get", handle="h")
     assert backend.of("MQGET")[-1]["gmo"]["Version"] == 3

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from adapters.ibmmq_emulator import EmulatorUnavailable, emulated_mq, load_ibmmq, native
-from adapters.ibmmq_emulator.emulator import EmulatorError
+from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, emulated_mq, load_ibmmq, native
+from mq_conformance.adapters.ibmmq_emulator.emulator import EmulatorError
 
 try:
     ibmmq = load_ibmmq()
@@ -341,7 +341,7 @@ def test_threads_with_their_own_connections_share_the_queue_manager(ibmmq_emulat
 
 
 def test_the_emulator_will_not_replace_a_native_module_already_in_place(monkeypatch):
-    from adapters.ibmmq_emulator import EmulatorUnavailable, install
+    from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, install
 
     monkeypatch.setitem(sys.modules, "ibmmq.ibmmqc", object())  # as if IBM's own had loaded
     with pytest.raises(EmulatorUnavailable, match="already imported with IBM's native module"):

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adapters.base import load
-from adapters.ibmmq import ConnectionConfig, IbmMqAdapter
-from adapters.ibmmq_emulator import EmulatorUnavailable, emulated_mq, load_ibmmq
-from adapters.ibmmq_emulator.adapter import IbmMqModelAdapter
-from conformance.clauses import load_registry
-from conformance.cli import describe_failure
-from conformance.runner import NOT_CLAIMED, PASSED, run_scenario
-from reference.calls import Call
+from mq_conformance.adapters.base import load
+from mq_conformance.adapters.ibmmq import ConnectionConfig, IbmMqAdapter
+from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, emulated_mq, load_ibmmq
+from mq_conformance.adapters.ibmmq_emulator.adapter import IbmMqModelAdapter
+from mq_conformance.conformance.clauses import load_registry
+from mq_conformance.conformance.cli import describe_failure
+from mq_conformance.conformance.runner import NOT_CLAIMED, PASSED, run_scenario
+from mq_conformance.reference.calls import Call
 from tests_support import suite_scenarios
 
 EXPECTATIONS = Path(__file__).resolve().parents[1] / "fixtures" / "expectations" / "ibmmq+model.yaml"
@@ -117,7 +117,7 @@ def test_without_a_command_server_define_queue_falls_back_to_the_pool(caplog):
     with emulated_mq(queues=("DEV.QUEUE.1",)) as mq:
         mq.forget_queue("QM1", "SYSTEM.ADMIN.COMMAND.QUEUE")
         adapter = _pool_adapter("auto")
-        with caplog.at_level(logging.WARNING, logger="adapters.ibmmq"):
+        with caplog.at_level(logging.WARNING, logger="mq_conformance.adapters.ibmmq"):
             out = run(adapter, "define_queue", name="Q1")
         assert out.CompCode == "MQCC_OK"
         assert adapter._mapping == {"Q1": "DEV.QUEUE.1"}
@@ -172,14 +172,14 @@ def test_real_time_settings_are_read_from_the_environment():
                                        ({"MQCONF_REAL_TIME": "yes"}, "MQCONF_REAL_TIME"),
                                        ({"MQCONF_PCF_PREFIX": "bad prefix"}, "MQCONF_PCF_PREFIX")])
 def test_bad_pcf_and_real_time_settings_are_named(env, word):
-    from adapters.base import AdapterError
+    from mq_conformance.adapters.base import AdapterError
 
     with pytest.raises(AdapterError, match=word):
         ConnectionConfig.from_env(env)
 
 
 def test_the_model_adapter_is_listed():
-    from adapters.base import available
+    from mq_conformance.adapters.base import available
 
     assert "ibmmq+model" in available()
     adapter = load("ibmmq+model")
@@ -232,7 +232,7 @@ def test_handles_and_connections_are_judged_by_the_queue_manager_as_by_the_model
 
 
 def test_outcomes_through_ibmmq_satisfy_the_outcome_schema(model_adapter):
-    from reference import schema
+    from mq_conformance.reference import schema
 
     model_adapter.reset()
     outcomes = [run(model_adapter, op, **args) for op, args in SEQUENCES["truncation"]]

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cli
-from conformance.compare import Identities, compare, load_policy
-from conformance.constants_json import TARGET, render
-from reference.calls import Outcome
+from mq_conformance.conformance import cli
+from mq_conformance.conformance.compare import Identities, compare, load_policy
+from mq_conformance.conformance.constants_json import TARGET, render
+from mq_conformance.reference.calls import Outcome
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "implementers.md"
@@ -51,7 +51,7 @@ def test_the_guide_documents_every_operation_with_its_arguments_and_an_example_e
 def test_the_constants_file_is_in_step_with_the_model():
     assert TARGET.read_text(encoding="utf-8") == render(), (
         "fixtures/constants.json is out of step with reference/constants.py: run "
-        ".venv/bin/python -m conformance.constants_json")
+        ".venv/bin/python -m mq_conformance.conformance.constants_json")
     data = json.loads(render())
     assert data["values"]["MQGMO_BROWSE_FIRST"] == 16 and data["canonical_names"]["MQRC"]["2033"] == "MQRC_NO_MSG_AVAILABLE"
     assert data["flags"]["MQGMO"]["MQGMO_LOGICAL_ORDER"] == 32768 and data["bytes"]["MQMI_NONE"] == "00" * 24
@@ -92,7 +92,7 @@ def test_the_example_server_in_javascript_runs_and_fails_exactly_what_its_expect
 
 
 def test_the_guides_expectations_example_is_a_valid_expectations_file(tmp_path):
-    from conformance.pytest_plugin import load_expectations
+    from mq_conformance.conformance.pytest_plugin import load_expectations
 
     guide = GUIDE.read_text(encoding="utf-8")
     part = guide[guide.index("### The expectations file"):]

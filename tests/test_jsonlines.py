@@ -25,18 +25,18 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from adapters.base import AdapterError, load
-from adapters.jsonlines import MAX_LINE, PROTOCOL, JsonLinesAdapter, check_message, dumps, encode, schema_problem
-from adapters.reference import ReferenceAdapter
-from conformance import cli
-from conformance.runner import ERROR, PASSED, run_scenario
-from conformance.serve import Server, serve
-from reference.calls import OPS, Call, Outcome
+from mq_conformance.adapters.base import AdapterError, load
+from mq_conformance.adapters.jsonlines import MAX_LINE, PROTOCOL, JsonLinesAdapter, check_message, dumps, encode, schema_problem
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.conformance import cli
+from mq_conformance.conformance.runner import ERROR, PASSED, run_scenario
+from mq_conformance.conformance.serve import Server, serve
+from mq_conformance.reference.calls import OPS, Call, Outcome
 from tests_support import suite_scenarios
 
 REPO = Path(__file__).resolve().parents[1]
 SERVERS = Path(__file__).resolve().parent / "servers"
-SERVE = [sys.executable, "-m", "conformance.cli", "serve", "--stdio"]
+SERVE = [sys.executable, "-m", "mq_conformance.conformance.cli", "serve", "--stdio"]
 FAST = 0.5  # seconds: the timeout of the tests that need one
 FUZZ_EXAMPLES = int(os.environ.get("MQCONF_FUZZ_EXAMPLES", "200"))
 FUZZ = settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize="MQCONF_FUZZ_EXAMPLES" not in os.environ,

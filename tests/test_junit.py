@@ -11,9 +11,9 @@ from xml.etree import ElementTree
 
 import pytest
 
-from conformance import cli
-from conformance.clauses import load_registry
-from conformance.junit import area_of, merge_junit, write_allure, write_ci_results, xml_text
+from mq_conformance.conformance import cli
+from mq_conformance.conformance.clauses import load_registry
+from mq_conformance.conformance.junit import area_of, merge_junit, write_allure, write_ci_results, xml_text
 
 REGISTRY = load_registry()
 PYTEST_JUNIT = """<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" \

@@ -1,6 +1,6 @@
 """Bad scenario files never give a traceback: each ends in one line naming the file, the line and what is wrong.
 
-Each case is checked twice: through :func:`conformance.scenario.load_scenario` (a ``SourceError`` whose text is
+Each case is checked twice: through :func:`mq_conformance.conformance.scenario.load_scenario` (a ``SourceError`` whose text is
 ``path:line: message``) and through ``mqconf scenario BAD.yaml`` (exit status 2, one line on standard error
 starting ``mqconf: ``). A handful of cases also run the CLI in a subprocess, as a person would.
 """
@@ -17,9 +17,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance import cli
-from conformance.scenario import load_scenario, parse
-from conformance.yamlsource import MAX_BYTES, SourceError, loads
+from mq_conformance.conformance import cli
+from mq_conformance.conformance.scenario import load_scenario, parse
+from mq_conformance.conformance.yamlsource import MAX_BYTES, SourceError, loads
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -340,7 +340,7 @@ def test_no_text_gives_the_scenario_loader_a_traceback(text):
 # -- the CLI as a person runs it ---------------------------------------------------------------------------------
 
 def _mqconf(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "conformance.cli", *args], cwd=REPO, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "mq_conformance.conformance.cli", *args], cwd=REPO, capture_output=True,
                           text=True, timeout=60)
 
 

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.matching import Bindings, actual_field, is_variable, match
-from reference import constants
-from reference.calls import Outcome
+from mq_conformance.conformance.matching import Bindings, actual_field, is_variable, match
+from mq_conformance.reference import constants
+from mq_conformance.reference.calls import Outcome
 from tests_support import examples
 
 A = bytes(range(1, 25))
@@ -379,7 +379,7 @@ def test_two_names_cannot_stand_for_one_queue_manager():
 
 
 def test_a_bound_queue_manager_name_is_substituted_as_text():
-    from conformance.runner import substitute
+    from mq_conformance.conformance.runner import substitute
     bindings = Bindings(texts={"$qm": "QM2"})
     assert substitute({"ObjectQMgrName": "$qm"}, bindings) == {"ObjectQMgrName": "QM2"}
 
@@ -390,8 +390,8 @@ def test_a_bound_queue_manager_name_is_substituted_as_text():
     ("{DataLength: {not: 1, at_least: 0}}", "a matcher is one of"),
 ])
 def test_a_malformed_matcher_is_one_line_naming_the_file(tmp_path, expect, message):
-    from conformance.scenario import load_scenario
-    from conformance.yamlsource import SourceError
+    from mq_conformance.conformance.scenario import load_scenario
+    from mq_conformance.conformance.yamlsource import SourceError
     path = tmp_path / "bad.yaml"
     path.write_text("id: bad\nclauses: [get.no-msg-available]\nsetup: {queues: [{name: Q1}]}\nsteps:\n"
                     "  - open: {handle: h, queue: Q1, Options: [MQOO_INPUT_SHARED]}\n"

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from adapters.reference import ReferenceAdapter
+from mq_conformance.adapters.reference import ReferenceAdapter
 from tests_support import Session
 
 

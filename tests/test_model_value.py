@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adapters.reference import ReferenceAdapter
-from reference.calls import Call
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.reference.calls import Call
 
 FLAGS = st.lists(st.sampled_from(["MQMF_MSG_IN_GROUP", "MQMF_LAST_MSG_IN_GROUP", "MQMF_SEGMENT",
                                   "MQMF_LAST_SEGMENT", "MQMF_SEGMENTATION_ALLOWED"]), max_size=3, unique=True)

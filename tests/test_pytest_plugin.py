@@ -33,7 +33,7 @@ def test_fails():
 
 # The model, claiming only core: the sample's cluster test is not claimed.
 CORE_ONLY = '''
-from adapters.reference import ReferenceAdapter
+from mq_conformance.adapters.reference import ReferenceAdapter
 
 
 class CoreOnly(ReferenceAdapter):
@@ -102,7 +102,7 @@ def test_unknown_adapter_is_one_usage_error(pytester, request):
      "unknown key 'isue'"),
 ])
 def test_an_expectation_naming_nothing_that_exists_is_an_error_naming_file_and_line(tmp_path, entry, line, message):
-    from conformance.pytest_plugin import load_expectations
+    from mq_conformance.conformance.pytest_plugin import load_expectations
 
     expectations = tmp_path / "expected.yaml"
     expectations.write_text("implementation: sample\nexpected_failures:\n  - clause: put.msgid.generated\n"
@@ -113,7 +113,7 @@ def test_an_expectation_naming_nothing_that_exists_is_an_error_naming_file_and_l
 
 
 def test_expectations_naming_real_scenarios_clauses_and_tests_load(tmp_path):
-    from conformance.pytest_plugin import load_expectations
+    from mq_conformance.conformance.pytest_plugin import load_expectations
 
     expectations = tmp_path / "expected.yaml"
     expectations.write_text(
@@ -127,7 +127,7 @@ def test_expectations_naming_real_scenarios_clauses_and_tests_load(tmp_path):
 
 
 def test_mqconf_run_refuses_an_expectation_for_a_scenario_that_does_not_exist(tmp_path, capsys):
-    from conformance import cli
+    from mq_conformance.conformance import cli
 
     expectations = tmp_path / "expected.yaml"
     expectations.write_text("expected_failures:\n  - scenario: put-typo\n    reason: r\n")

@@ -6,12 +6,12 @@ import re
 
 import pytest
 
-import fixtures
-from adapters.reference import ReferenceAdapter
-from conformance.clauses import load_registry
-from conformance.reasons import evidence_problems, load_ledger
-from conformance.yamlsource import SourceError
-from reference.constants import VALUES
+from mq_conformance import fixtures
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.conformance.clauses import load_registry
+from mq_conformance.conformance.reasons import evidence_problems, load_ledger
+from mq_conformance.conformance.yamlsource import SourceError
+from mq_conformance.reference.constants import VALUES
 from tests_support import suite_scenarios
 
 LEDGER = load_ledger()

@@ -18,16 +18,16 @@ from xml.etree import ElementTree
 import pytest
 from jsonschema import ValidationError
 
-from conformance import cli
-from conformance.clauses import load_registry
-from conformance.report import validate_report
+from mq_conformance.conformance import cli
+from mq_conformance.conformance.clauses import load_registry
+from mq_conformance.conformance.report import validate_report
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = REPO / "fixtures" / "scenarios"
 MUTANT = "mutant:incomplete-group-warning-dropped"
 HOSTILE = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
-MQCONF = [sys.executable, "-m", "conformance.cli"]
+MQCONF = [sys.executable, "-m", "mq_conformance.conformance.cli"]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "tests"), os.environ.get("PYTHONPATH", "")])}
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium")
                  if p and Path(p).exists()), None)

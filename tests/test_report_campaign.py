@@ -21,9 +21,9 @@ import pytest
 from test_cli import _assert_usage_error, _registry_read_once  # noqa: F401 (an autouse fixture: one registry read)
 from test_report import CHROMIUM, ESCAPED, HOSTILE, SCENARIOS, _dump_dom, _json, _quick_run
 
-from conformance import cli
-from conformance.campaign.run import CampaignConfig, run_campaign
-from conformance.report import TOP_CLAUSES, validate_report
+from mq_conformance.conformance import cli
+from mq_conformance.conformance.campaign.run import CampaignConfig, run_campaign
+from mq_conformance.conformance.report import TOP_CLAUSES, validate_report
 
 MUTANT = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.clauses import load_registry
-from conformance.cli import describe_failure
-from conformance.runner import NOT_CLAIMED, PASSED, reference_attribution, run_scenario
+from mq_conformance.conformance.clauses import load_registry
+from mq_conformance.conformance.cli import describe_failure
+from mq_conformance.conformance.runner import NOT_CLAIMED, PASSED, reference_attribution, run_scenario
 from tests_support import suite_scenarios
 
 SCENARIOS = suite_scenarios()

@@ -17,11 +17,11 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-import fixtures
-from adapters.reference import ReferenceAdapter
-from conformance.matching import EXPECT_KEYS
-from conformance.scenario import SCENARIO_KEYS, STEP_KEYS, load_scenario, scenario_files
-from reference.schema import (
+from mq_conformance import fixtures
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.conformance.matching import EXPECT_KEYS
+from mq_conformance.conformance.scenario import SCENARIO_KEYS, STEP_KEYS, load_scenario, scenario_files
+from mq_conformance.reference.schema import (
     SchemaError,
     _quick_validators,
     load_schema,
@@ -31,7 +31,7 @@ from reference.schema import (
     validate_outcome,
     validate_scenario,
 )
-from reference.calls import CLUSTER_QMGR_FIELDS, CLUSTER_QUEUE_FIELDS, GMO_FIELDS, MD_FIELDS, OPS, PMO_FIELDS, QMGR_FIELDS, QUEUE_FIELDS, Call, Outcome
+from mq_conformance.reference.calls import CLUSTER_QMGR_FIELDS, CLUSTER_QUEUE_FIELDS, GMO_FIELDS, MD_FIELDS, OPS, PMO_FIELDS, QMGR_FIELDS, QUEUE_FIELDS, Call, Outcome
 
 FILES = scenario_files([fixtures.SCENARIOS])
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # yaml.safe_load, with libyaml's speed where present
@@ -128,7 +128,7 @@ CANDIDATES = [
 
 
 def _decodes(kind, value) -> bool:
-    from reference.calls import CallError, decode_field
+    from mq_conformance.reference.calls import CallError, decode_field
     try:
         decode_field(kind, value, "field")
     except CallError:
@@ -140,7 +140,7 @@ def _deliberate(kind, value, schema_ok: bool) -> bool:
     """The differences schema.py's docstring names: the schema checks a constant name's form, calls.py that it
     exists; the schema wants an option list where calls.py also takes one bare name; the schema keeps numbers to
     an MQLONG (an option field's bit pattern may also be read unsigned)."""
-    from reference.constants import BYTES, FORMATS, VALUES
+    from mq_conformance.reference.constants import BYTES, FORMATS, VALUES
     def unknown(name):
         return isinstance(name, str) and name not in VALUES and name not in BYTES and name not in FORMATS
 
@@ -201,7 +201,7 @@ def test_field_agreement_check_sees_a_whole_call_the_same_way():
 
 def test_fast_validators_judge_exactly_as_the_schema_files():
     """schema.py validates with references copied in place; the files, with references, must agree."""
-    from reference.schema import validator
+    from mq_conformance.reference.schema import validator
 
     some = CANDIDATES[::4]
     corpus = {

@@ -17,17 +17,17 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cli, differential
-from conformance.suite import ADAPTER_TESTS
+from mq_conformance.conformance import cli, differential
+from mq_conformance.conformance.suite import ADAPTER_TESTS
 
 MACHINES = tuple(differential.MACHINES)  # one per vocabulary area (conformance/vocabulary.py)
 
 
 def _served(*arguments: str) -> str:
-    """``jsonlines:`` the installed ``mqconf serve --stdio`` (``python -m conformance.cli`` where there is no
+    """``jsonlines:`` the installed ``mqconf serve --stdio`` (``python -m mq_conformance.conformance.cli`` where there is no
     script beside this interpreter)."""
     script = Path(sys.executable).parent / "mqconf"
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "conformance.cli"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "mq_conformance.conformance.cli"]
     return "jsonlines:" + shlex.join([*command, "serve", "--stdio", *arguments])
 
 

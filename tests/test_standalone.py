@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.clauses import load_registry
-from conformance.yamlsource import SourceError
+from mq_conformance.conformance.clauses import load_registry
+from mq_conformance.conformance.yamlsource import SourceError
 
 ROOT = Path(__file__).resolve().parents[1]
 # Spelt in pieces so that this file does not name them itself.

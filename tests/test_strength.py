@@ -7,17 +7,17 @@ import json
 
 import pytest
 
-import fixtures
-from adapters.base import AdapterError
-from adapters.families import FAMILIES, LIMITS, OPTION_CALLS, output_fields
-from adapters.mutants import EQUIVALENT, PREFIX, SEMANTIC_MUTANTS, load_mutant
-from adapters.reference import ReferenceAdapter
-from conformance.runner import run_scenario
-from conformance.scenario import load_scenario
-from reference.constants import FLAGS
-from conformance.clauses import load_registry
-from conformance.cli import build_parser
-from conformance.strength import (SEMANTIC, TABLE, Mutant, all_mutants, judge, ordered_for, render_markdown,
+from mq_conformance import fixtures
+from mq_conformance.adapters.base import AdapterError
+from mq_conformance.adapters.families import FAMILIES, LIMITS, OPTION_CALLS, output_fields
+from mq_conformance.adapters.mutants import EQUIVALENT, PREFIX, SEMANTIC_MUTANTS, load_mutant
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.conformance.runner import run_scenario
+from mq_conformance.conformance.scenario import load_scenario
+from mq_conformance.reference.constants import FLAGS
+from mq_conformance.conformance.clauses import load_registry
+from mq_conformance.conformance.cli import build_parser
+from mq_conformance.conformance.strength import (SEMANTIC, TABLE, Mutant, all_mutants, judge, ordered_for, render_markdown,
                                   run_strength, summarise, table_clause)
 from tests_support import suite_scenarios
 
@@ -70,7 +70,7 @@ def test_a_family_mutant_with_an_unknown_subject_is_one_clear_error():
 
 def test_options_noted_as_unread_are_read_nowhere_in_the_model():
     # The equivalence argument for these option-ignored mutants holds only while the model never names them.
-    from adapters.families import UNREAD_OPTIONS, UNSET_OUTPUTS
+    from mq_conformance.adapters.families import UNREAD_OPTIONS, UNSET_OUTPUTS
     root = fixtures.ROOT.parent
     texts = [p.read_text() for p in (root / "reference").rglob("*.py") if p.name != "constants.py"]
     texts += [p.read_text() for p in fixtures.TABLES.glob("*.yaml")]
@@ -107,7 +107,7 @@ def test_an_equivalent_survivor_is_reported_with_its_argument():
 
 def test_model_mutants_are_values_not_patches():
     """Building a mutant leaves the model alone: a fresh reference adapter still has the documented behaviour."""
-    from adapters.reference import ReferenceAdapter
+    from mq_conformance.adapters.reference import ReferenceAdapter
 
     mutant = load_mutant("mutant:segmentation-on-8-byte-boundaries")
     assert mutant.qm.segment_boundary == 8 and type(mutant.qm).__name__ == "EightByteSegments"
@@ -127,7 +127,7 @@ def test_run_strength_writes_json_and_markdown(tmp_path, capsys):
 
 
 def test_summary_and_markdown_name_the_survivors():
-    from conformance.strength import Verdict
+    from mq_conformance.conformance.strength import Verdict
 
     verdicts = [Verdict("mutant:a", SEMANTIC, "uow.x", "uow", True, by="scenario s"),
                 Verdict("mutant:b", SEMANTIC, "uow.y", "uow", False, reason="gap: nothing")]
@@ -146,7 +146,7 @@ def test_cli_has_a_strength_command():
 def test_a_mutant_answers_a_handle_to_a_deleted_dynamic_queue_as_the_model_does():
     """A campaign against a served mutant found it raising KeyError here where the model says MQRC_Q_DELETED: a
     mutant's own bug, reported as the implementation's."""
-    from reference.calls import Call
+    from mq_conformance.reference.calls import Call
 
     for adapter in (ReferenceAdapter(), load_mutant(PREFIX + "destructive-get-keeps-marks")):
         adapter.reset()

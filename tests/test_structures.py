@@ -5,8 +5,8 @@ import dataclasses
 
 import pytest
 
-from reference import MQGMO, MQMD, MQOD, MQPMO, QueueDefinition, QueueManager
-from reference.constants import VALUES
+from mq_conformance.reference import MQGMO, MQMD, MQOD, MQPMO, QueueDefinition, QueueManager
+from mq_conformance.reference.constants import VALUES
 
 STRUCTURES = (MQMD, MQPMO, MQGMO)
 

@@ -11,10 +11,10 @@ import itertools
 
 import pytest
 
-from adapters.capabilities import needed_by
-from reference.calls import Outcome
-from reference.constants import VALUES
-from reference.tables import EITHER, default_spec
+from mq_conformance.adapters.capabilities import needed_by
+from mq_conformance.reference.calls import Outcome
+from mq_conformance.reference.constants import VALUES
+from mq_conformance.reference.tables import EITHER, default_spec
 from tests_support import Session
 
 SPEC = default_spec()

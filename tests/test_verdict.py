@@ -17,14 +17,14 @@ from xml.etree import ElementTree
 
 import pytest
 
-from conformance import cli
-from conformance.badge import badge_for
-from conformance.clauses import load_registry
-from conformance.junit import write_ci_results
-from conformance.report import RunWriter, new_run_id, validate_report, write_reports
+from mq_conformance.conformance import cli
+from mq_conformance.conformance.badge import badge_for
+from mq_conformance.conformance.clauses import load_registry
+from mq_conformance.conformance.junit import write_ci_results
+from mq_conformance.conformance.report import RunWriter, new_run_id, validate_report, write_reports
 
 REPO = Path(__file__).resolve().parents[1]
-MQCONF = [sys.executable, "-m", "conformance.cli"]
+MQCONF = [sys.executable, "-m", "mq_conformance.conformance.cli"]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests")])}
 REGISTRY = load_registry()
 DECIDED = next(c.id for c in REGISTRY.clauses.values() if c.confidence == "decision")
@@ -197,7 +197,7 @@ def _mqconf_run(tmp_path: Path, adapter: str, *extra: str) -> tuple[subprocess.C
 
 
 def test_a_json_lines_implementation_claiming_only_core_earns_no_credit_outside_core(tmp_path):
-    server = shlex.join([sys.executable, "-m", "conformance.cli", "serve", "--stdio", "--claim", "core"])
+    server = shlex.join([sys.executable, "-m", "mq_conformance.conformance.cli", "serve", "--stdio", "--claim", "core"])
     done, report = _mqconf_run(tmp_path, f"jsonlines:{server}")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert report["adapter"]["capabilities"] == ["core"] and report["complete"]

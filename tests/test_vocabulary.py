@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adapters.reference import ReferenceAdapter
-from conformance import vocabulary
-from conformance.campaign import generate
-from conformance.campaign.replay import replay
-from reference import constants
-from reference.tables import default_spec
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.conformance import vocabulary
+from mq_conformance.conformance.campaign import generate
+from mq_conformance.conformance.campaign.replay import replay
+from mq_conformance.reference import constants
+from mq_conformance.reference.tables import default_spec
 
 OPTION_FIELDS = {("Options",): None, ("PMO", "Options"): "MQPMO", ("GMO", "Options"): "MQGMO",
                  ("GMO", "MatchOptions"): "MQMO", ("MD", "MsgFlags"): "MQMF"}
@@ -127,7 +127,7 @@ def _names_in(value):
 
 @pytest.mark.parametrize("area", sorted(vocabulary.AREAS))
 def test_an_area_declares_every_capability_its_calls_need(area):
-    from adapters.capabilities import needed_by
+    from mq_conformance.adapters.capabilities import needed_by
 
     ops, names = set(), set()
     for index in range(60):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import fixtures
-from conformance.scenario import Scenario, load_scenario, scenario_files
-from reference.calls import Call, Outcome
+from mq_conformance import fixtures
+from mq_conformance.conformance.scenario import Scenario, load_scenario, scenario_files
+from mq_conformance.reference.calls import Call, Outcome
 
 
 @lru_cache(maxsize=None)
@@ -39,12 +39,12 @@ class Session:
 
 
 def java_or_skip() -> str:
-    """The Java the campaign would run Spark on (conformance.campaign.spark.find_java, the product's own
+    """The Java the campaign would run Spark on (mq_conformance.conformance.campaign.spark.find_java, the product's own
     search); the test is skipped, with the reason, when there is none that works."""
     import pytest
 
-    from conformance.campaign.run import CampaignError
-    from conformance.campaign.spark import find_java
+    from mq_conformance.conformance.campaign.run import CampaignError
+    from mq_conformance.conformance.campaign.spark import find_java
 
     try:
         return find_java()[0]

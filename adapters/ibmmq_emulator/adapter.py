@@ -9,8 +9,8 @@ emulator, or a documented limit of the ibmmq adapter (fixtures/expectations/ibmm
 
 from __future__ import annotations
 
-from adapters.base import AdapterError
-from adapters.ibmmq import ConnectionConfig, IbmMqAdapter
+from mq_conformance.adapters.base import AdapterError
+from mq_conformance.adapters.ibmmq import ConnectionConfig, IbmMqAdapter
 
 from . import EmulatorUnavailable, load_ibmmq, native
 from .emulator import Emulator

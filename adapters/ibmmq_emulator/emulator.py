@@ -1,7 +1,7 @@
 """The in-process queue manager behind the emulated ``ibmmq.ibmmqc``: the reference model, spoken to in IBM's
 binary structures.
 
-:class:`Emulator` owns one :class:`reference.cluster.Cluster` (queue manager QM1 until more are defined) and
+:class:`Emulator` owns one :class:`mq_conformance.reference.cluster.Cluster` (queue manager QM1 until more are defined) and
 implements the native functions of IBM's ``ibmmqc`` module with the same arguments and return tuples (read from
 IBM's mq-mqi-python ``ibmmqc.c``): structures arrive packed by the ``ibmmq`` package's own classes (``MD``,
 ``GMO``, ``PMO``, ``OD``...), are unpacked with those classes, copied into the model's structures, and the
@@ -14,7 +14,7 @@ Beyond the model, the emulator answers what an application of a real queue manag
 - the default model queue ``SYSTEM.DEFAULT.MODEL.QUEUE`` (temporary dynamic), defined in the model, from which
   PCFExecute makes its reply queue;
 - the command server: SYSTEM.ADMIN.COMMAND.QUEUE is a local queue of the model; a PCF command put there is run
-  and answered on its ReplyToQ (see :mod:`adapters.ibmmq_emulator.pcf`).
+  and answered on its ReplyToQ (see :mod:`mq_conformance.adapters.ibmmq_emulator.pcf`).
 
 What it does not model: message properties and message handles, publish/subscribe, asynchronous consumption
 (MQCB/MQCTL), MQSTAT and MQBEGIN (global units of work): they complete with MQCC_FAILED and
@@ -31,14 +31,14 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from reference import constants
-from reference.calls import GMO_FIELDS, MD_FIELDS, PMO_FIELDS, decode_queue
-from reference.cluster import Cluster
-from reference.errors import NotModelled
-from reference.queue import QueueDefinition
-from reference.result import Result
-from reference.structures import MQGMO, MQMD, MQOD, MQPMO
-from reference.tables import Spec
+from mq_conformance.reference import constants
+from mq_conformance.reference.calls import GMO_FIELDS, MD_FIELDS, PMO_FIELDS, decode_queue
+from mq_conformance.reference.cluster import Cluster
+from mq_conformance.reference.errors import NotModelled
+from mq_conformance.reference.queue import QueueDefinition
+from mq_conformance.reference.result import Result
+from mq_conformance.reference.structures import MQGMO, MQMD, MQOD, MQPMO
+from mq_conformance.reference.tables import Spec
 
 from ..ibmmq import to_model  # one copy of the field conversion, shared with the ibmmq adapter
 from .pcf import COMMAND_QUEUE
@@ -177,7 +177,7 @@ class Emulator:
 
     Application-facing helpers (:meth:`define_queue`, :attr:`clock`, :meth:`depth`, :meth:`messages`,
     :meth:`advance_clock`) let a test set up and inspect the queue manager; the ``MQ*`` methods are the native
-    functions (see :mod:`adapters.ibmmq_emulator.native`).
+    functions (see :mod:`mq_conformance.adapters.ibmmq_emulator.native`).
     """
 
     def __init__(self, qmgr: str = "QM1", seed: int = 0, spec: Spec | None = None, queues: tuple[str, ...] = ()):
@@ -217,13 +217,13 @@ class Emulator:
 
     @property
     def clock(self):
-        """The model's clock (:class:`reference.clock.Clock`): ``now_ms``, ``advance(ms)``. It never moves by
+        """The model's clock (:class:`mq_conformance.reference.clock.Clock`): ``now_ms``, ``advance(ms)``. It never moves by
         itself: MQGMO_WAIT returns at once when no message can arrive meanwhile."""
         return self.world.clock
 
     @property
     def queues(self) -> dict:
-        """The default queue manager's local queues by name (:class:`reference.queue.LocalQueue`)."""
+        """The default queue manager's local queues by name (:class:`mq_conformance.reference.queue.LocalQueue`)."""
         return self.world.qm.queues
 
     def define_queue(self, name: str, **attributes: Any) -> None:

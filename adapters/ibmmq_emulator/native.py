@@ -3,11 +3,11 @@
 IBM's ``ibmmq`` package is a Python layer over one C module, ``ibmmqc``, whose functions take and return packed
 MQI structures. This module has the same functions with the same arguments and return tuples (as IBM's
 mq-mqi-python ``code/ibmmq/ibmmqc.c`` builds them), and the same module attributes the Python layer reads
-(``__version__``, ``__cmdlevel__``, ``__mqbuild__``, ``__strucversions__``). :func:`adapters.ibmmq_emulator.install`
+(``__version__``, ``__cmdlevel__``, ``__mqbuild__``, ``__strucversions__``). :func:`mq_conformance.adapters.ibmmq_emulator.install`
 places it in ``sys.modules`` as ``ibmmq.ibmmqc`` before ``ibmmq`` is imported; nothing of IBM's is copied or
 changed on disk.
 
-Each connection handle belongs to the :class:`~adapters.ibmmq_emulator.emulator.Emulator` that made it; MQCONN
+Each connection handle belongs to the :class:`~mq_conformance.adapters.ibmmq_emulator.emulator.Emulator` that made it; MQCONN
 and MQCONNX go to the emulator most recently activated (:func:`activate`). With none active, a connect fails
 with MQRC_Q_MGR_NOT_AVAILABLE, as on a machine without a queue manager.
 

@@ -20,7 +20,7 @@ Commands answered, as IBM documents them:
   it holds uncommitted messages, or while it holds messages unless MQIACF_PURGE is MQPO_YES.
 - Change Queue Manager (MsgMarkBrowseInterval only) and Ping Queue Manager.
 
-The queue attributes are those of the model (:class:`reference.queue.QueueDefinition`), by their PCF parameter
+The queue attributes are those of the model (:class:`mq_conformance.reference.queue.QueueDefinition`), by their PCF parameter
 (the MQIA_* selector). Any other command fails with MQRCCF_COMMAND_FAILED; an unknown parameter with
 MQRCCF_CFIN_PARM_ID_ERROR or MQRCCF_CFST_PARM_ID_ERROR. Where the pages name no reason code the choice is ours:
 MQRCCF_OBJECT_OPEN for an open queue, MQRC_OBJECT_IN_USE for uncommitted messages, MQRC_Q_NOT_EMPTY for messages
@@ -32,8 +32,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from reference.queue import VISIBLE, QueueDefinition
-from reference.structures import MQGMO, MQMD, MQOD, MQPMO
+from mq_conformance.reference.queue import VISIBLE, QueueDefinition
+from mq_conformance.reference.structures import MQGMO, MQMD, MQOD, MQPMO
 
 if TYPE_CHECKING:
     from .emulator import Emulator

@@ -10,7 +10,7 @@ There are two archives, each built from a small campaign run for the purpose: on
 one from a local-cluster executor, whose classpath differs from the driver's (a dynamic archive serves only the
 classpath it was made with). ``make install`` starts no JVM: the first campaign on Spark builds the archives its
 master uses (``ensure``, with a line on standard error saying so; a failure costs that campaign nothing but the
-time), and ``make spark-cds`` (``python -m conformance.campaign.class_data_sharing``) builds or rebuilds both
+time), and ``make spark-cds`` (``python -m mq_conformance.conformance.campaign.class_data_sharing``) builds or rebuilds both
 ahead of time. They live in ``<prefix>/share/mqconf/spark-cds`` (the virtualenv), or in the folder
 ``MQCONF_SPARK_CDS_DIR`` names; an empty ``MQCONF_SPARK_CDS_DIR`` turns them off, and ``MQCONF_SPARK_CDS_BUILD=0``
 turns off only the build on first use (the test suite sets it: its tests build archives only explicitly).
@@ -146,7 +146,7 @@ def build(folder: Path, roles: tuple[str, ...] = (DRIVER, EXECUTOR), out=None, r
         say(f"class-data sharing archive for the Spark {role}: building (a small campaign on {MASTERS[role]})")
         partial = folder / f".{role}.{os.getpid()}.jsa"
         try:
-            done = subprocess.run([sys.executable, "-m", "conformance.campaign.class_data_sharing", "--dump", role,
+            done = subprocess.run([sys.executable, "-m", "mq_conformance.conformance.campaign.class_data_sharing", "--dump", role,
                                    str(partial)], capture_output=True, text=True, timeout=300)
             problem = (done.stderr.strip().splitlines() or ["no archive was written"])[-1]
             failed = done.returncode != 0

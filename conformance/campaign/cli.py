@@ -7,9 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from adapters.base import AdapterError, load
-from adapters.capabilities import needed_by_calls
-from adapters.untrusted import for_terminal
+from mq_conformance.adapters.base import AdapterError, load
+from mq_conformance.adapters.capabilities import needed_by_calls
+from mq_conformance.adapters.untrusted import for_terminal
 
 from ..vocabulary import AREAS as VOCABULARY
 from .generate import AREAS

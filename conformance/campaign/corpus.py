@@ -1,6 +1,6 @@
 """Corpora of recorded call sequences: JSON lines, Parquet, and scenario files.
 
-A corpus is a list of sequences in the shape :mod:`conformance.campaign.generate` produces::
+A corpus is a list of sequences in the shape :mod:`mq_conformance.conformance.campaign.generate` produces::
 
     {"id": "...", "area": "...", "calls": [{"op": ..., ...}, ...], "binds": [{"$g": "MD.GroupId"}, ...]}
 
@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from reference.calls import OPS
+from mq_conformance.reference.calls import OPS
 
 from ..matching import is_variable
 

@@ -10,7 +10,7 @@ A sequence is a plain JSON-able mapping::
      "target": "put.logical-order.table1.row4"}
 
 Calls may name identifiers the replay binds as it goes: ``$id1``, ``$id2``... are the symbols that
-:class:`conformance.compare.Identities` gives to each new identifier, in the order the outcomes return them (as
+:class:`mq_conformance.conformance.compare.Identities` gives to each new identifier, in the order the outcomes return them (as
 the state machines' ``ids`` bundle does). ``binds`` (optional, one mapping per call) names scenario variables
 (``$g``) bound from a call's outcome, for sequences loaded from scenario files.
 

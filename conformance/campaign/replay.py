@@ -23,8 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from adapters.base import Adapter
-from reference.calls import Call, Outcome
+from mq_conformance.adapters.base import Adapter
+from mq_conformance.reference.calls import Call, Outcome
 
 from ..compare import UNKNOWN_ID, Identities, compare, load_policy, on_side, symbolic
 
@@ -123,7 +123,7 @@ def _plain(outcome: Outcome) -> str:
 
 def _expectation(outcome: Outcome, identities: Identities, bound: int) -> str:
     """The model's outcome as a scenario expectation (JSON), with the symbols the first ``bound`` bindings
-    gave: what :func:`~conformance.compare.symbolic` said right after that call's comparison (bindings are
+    gave: what :func:`~mq_conformance.conformance.compare.symbolic` said right after that call's comparison (bindings are
     only ever added, in order, so a prefix of them is the state at any earlier call)."""
     if bound != identities.count:
         identities = Identities(dict(itertools.islice(identities.left.items(), bound)),

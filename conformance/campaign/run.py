@@ -21,8 +21,8 @@ diverging call only). What a divergence needs is kept whole, and only there (a c
 calls): ``call`` (the call with ``$idN`` symbols) and ``expect`` (the model's outcome as a scenario expectation),
 JSON, for every step of a sequence that diverged and for a call an executor failed on; ``model`` and ``impl``
 (both outcomes, JSON) on the diverging call and on calls an executor failed on. They are null elsewhere: a
-generated sequence is rebuilt from ``(seed, seq, target)`` with :func:`conformance.campaign.generate.sequence`
-(a corpus sequence is the corpus's ``seq``-th), and :func:`conformance.campaign.replay.replay` gives its full
+generated sequence is rebuilt from ``(seed, seq, target)`` with :func:`mq_conformance.conformance.campaign.generate.sequence`
+(a corpus sequence is the corpus's ``seq``-th), and :func:`mq_conformance.conformance.campaign.replay.replay` gives its full
 records.
 """
 
@@ -43,8 +43,8 @@ from typing import Any
 
 import yaml
 
-from adapters.base import load
-from adapters.reference import ReferenceAdapter
+from mq_conformance.adapters.base import load
+from mq_conformance.adapters.reference import ReferenceAdapter
 
 from .generate import AREAS, Steering, sequence
 from .replay import replay_columns
@@ -318,7 +318,7 @@ def finish_aggregates(sequences: int, steps: int, clauses: Mapping[str, int],
                       targets: Mapping[str, int] | None = None, areas: Sequence[str] = AREAS) -> dict[str, Any]:
     """The aggregates in their one canonical, sorted shape (whatever computed the counts). Each table lists
     its rows' counts, and for each row never reached, why (:func:`why_unreached`)."""
-    from reference.tables import default_spec
+    from mq_conformance.reference.tables import default_spec
 
     from ..clauses import load_registry
 

@@ -5,7 +5,8 @@ The campaign's Spark session adds this zip with ``SparkContext.addPyFile`` (conf
 ``session``): Spark copies it to every executor and puts it on the Python workers' ``sys.path``, where the suite's
 packages import from it (zipimport) and read their data files through importlib.resources.
 
-The zip holds the suite's four packages (``reference``, ``adapters``, ``conformance``, ``fixtures``) as this process
+The zip holds the suite's one import package, ``mq_conformance``, with its four subpackages (``reference``,
+``adapters``, ``conformance``, ``fixtures``) as this process
 imports them (the installed suite, or the checkout it runs from): their ``.py`` modules and their ``.yaml`` and
 ``.json`` data files, nothing else (no ``__pycache__``, no hidden or stray files). It is deterministic (members
 sorted, fixed dates and modes), so its content digest names it: it is built once per version of the suite and
@@ -27,25 +28,29 @@ from pathlib import Path
 
 from .store import CampaignError
 
+TOP = "mq_conformance"
 PACKAGES = ("reference", "adapters", "conformance", "fixtures")
 SUFFIXES = (".py", ".yaml", ".json")
 _DATE = (1980, 1, 1, 0, 0, 0)
 
 
 def members() -> list[tuple[str, Path]]:
-    """Every file the zip holds, as (name in the zip, file on disk), sorted by name."""
-    found = []
+    """Every file the zip holds, as (name in the zip, file on disk), sorted by name: the one import package's
+    ``__init__.py`` and each subpackage's files under ``mq_conformance/<subpackage>/``."""
+    top = importlib.import_module(TOP)
+    found = [(f"{TOP}/__init__.py", Path(top.__file__).resolve())]
     for name in PACKAGES:
-        module = importlib.import_module(name)
+        module = importlib.import_module(f"{TOP}.{name}")
         root = Path(module.__file__).resolve().parent
         if not root.is_dir():
-            raise CampaignError(f"package {name} is imported from {root}, not a folder: ship that archive instead")
+            raise CampaignError(f"package {TOP}.{name} is imported from {root}, not a folder: ship that archive "
+                                "instead")
         for path in root.rglob("*"):
             relative = path.relative_to(root)
             if any(part.startswith(".") or part == "__pycache__" for part in relative.parts):
                 continue
             if path.suffix in SUFFIXES and path.is_file():
-                found.append((f"{name}/{relative.as_posix()}", path))
+                found.append((f"{TOP}/{name}/{relative.as_posix()}", path))
     return sorted(found)
 
 
@@ -93,7 +98,7 @@ def is_local(master: str) -> bool:
 
 
 def main() -> None:
-    """``python -m conformance.campaign.ship``: build the zip and print its path (to ship it by hand, for
+    """``python -m mq_conformance.conformance.campaign.ship``: build the zip and print its path (to ship it by hand, for
     example with ``spark-submit --py-files``)."""
     print(build())
 

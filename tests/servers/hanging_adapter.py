@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from adapters.reference import ReferenceAdapter
+from mq_conformance.adapters.reference import ReferenceAdapter
 
 
 def hangs_starting():
