@@ -35,12 +35,14 @@ from mq_conformance.reference import constants
 from mq_conformance.reference.calls import GMO_FIELDS, MD_FIELDS, PMO_FIELDS, decode_queue
 from mq_conformance.reference.cluster import Cluster
 from mq_conformance.reference.errors import NotModelled
+from mq_conformance.reference.inquire import queue_selector
 from mq_conformance.reference.queue import QueueDefinition
 from mq_conformance.reference.result import Result
 from mq_conformance.reference.structures import MQGMO, MQMD, MQOD, MQPMO
 from mq_conformance.reference.tables import Spec
 
 from ..ibmmq import to_model  # one copy of the field conversion, shared with the ibmmq adapter
+from . import standing as standing_objects
 from .pcf import COMMAND_QUEUE
 
 V = constants.VALUES
@@ -56,6 +58,8 @@ MQRC_SELECTOR_ERROR = 2067
 MQRC_NOT_OPEN_FOR_INQUIRE = 2038
 MQRC_NOT_OPEN_FOR_OUTPUT = 2039
 MQRC_FUNCTION_NOT_SUPPORTED = 2298
+MQRC_SELECTOR_NOT_FOR_TYPE = 2068
+MQIAV_NOT_APPLICABLE = -1
 MQHC_UNUSABLE_HCONN = -1
 MQHO_UNUSABLE_HOBJ = -1
 MQOT_Q = 1
@@ -200,9 +204,12 @@ class Emulator:
             self._conns: dict[int, _Conn] = {}
             self._special_hobjs = itertools.count(SPECIAL_HOBJ_BASE + 1)
             self._servers: dict[str, tuple[int, int]] = {}  # queue manager -> command server's Hconn, Hobj
-            self.world.define_queue(None, QueueDefinition(COMMAND_QUEUE, MaxQDepth=3000), {})
-            self.world.define_queue(None, QueueDefinition(DEFAULT_MODEL_QUEUE, QType=V["MQQT_MODEL"],
-                                                          DefinitionType=V["MQQDT_TEMPORARY_DYNAMIC"]), {})
+            # (queue manager, queue) -> the attributes the model keeps no rule about (standing.py)
+            self._extras: dict[tuple[str, str], dict[str, Any]] = {}
+            self._created = self._stamp()
+            for row in standing_objects.standing().objects:  # a new queue manager's default objects
+                attributes = {key: standing_objects.resolve(value, {}) for key, value in row.items()}
+                self.world.define_queue(None, QueueDefinition(**attributes), {})
             for name in self._queues:
                 self.define_queue(name)
 
@@ -233,6 +240,31 @@ class Emulator:
         definition = decode_queue({"name": name, **attributes}, "define_queue")
         with self._lock:
             self.world.define_queue(None, definition, {})
+            self.defined(self._qmgr_name, name)
+
+    # -- the attributes the model keeps no rule about -------------------------------------------------------
+    def _stamp(self) -> tuple[str, str]:
+        """Now, as MQINQ shows a creation date and time: the model's clock."""
+        return standing_objects.stamp(*self.world.clock.put_date_time())
+
+    def defined(self, qmgr: str, name: str, **extras: Any) -> None:
+        """A queue was (re)defined: it starts with the standing defaults of its type, then ``extras`` (selector
+        name -> value, e.g. a PCF command's MQCA_Q_DESC). Clause: emulator.queue-attributes."""
+        self._extras.pop((qmgr, name), None)
+        self.extras(qmgr, name).update(extras)
+
+    def extras(self, qmgr: str, name: str) -> dict[str, Any]:
+        """The standing attributes of a queue (made with its type's defaults the first time they are asked)."""
+        key = (qmgr, name)
+        found = self._extras.get(key)
+        if found is None:
+            queue = self.world.qmgr(qmgr).queues.get(name)
+            qtype = queue.definition.QType if queue is not None else V["MQQT_LOCAL"]
+            kind = {V["MQQT_MODEL"]: standing_objects.MODEL, V["MQQT_ALIAS"]: standing_objects.ALIAS}.get(
+                qtype, standing_objects.LOCAL)
+            date, time = self._stamp()
+            found = self._extras[key] = standing_objects.queue_defaults(kind, {"created": date, "created_time": time})
+        return found
 
     def advance_clock(self, milliseconds: int) -> None:
         """Let ``milliseconds`` pass on the queue manager's clock (expiry, browse-mark intervals)."""
@@ -322,6 +354,7 @@ class Emulator:
     def forget_queue(self, qmgr: str, name: str) -> None:
         """Delete a queue and its messages (DELETE QLOCAL PURGE; the caller has checked it is not open)."""
         self.world.qmgr(qmgr).queues.pop(name, None)
+        self._extras.pop((qmgr, name), None)
 
     def _serve(self, qmgr: str) -> None:
         """Let the command server answer what has become visible on the command queue."""
@@ -448,21 +481,18 @@ class Emulator:
                 return int_attrs, blank, MQCC_FAILED, MQRC_HCONN_ERROR
             numbers = [int(s) for s in selectors]
             special = conn.special.get(hobj)
+            comp, reason = MQCC_OK, 0
             if special is not None:
                 if special.kind != "qmgr" or not special.options & MQOO_INQUIRE:
                     return int_attrs, blank, MQCC_FAILED, MQRC_NOT_OPEN_FOR_INQUIRE
-                qm = self.world.qmgr(conn.qmgr)
-                values: dict[int, Any] = {MQCA_Q_MGR_NAME: conn.qmgr,
-                                          MQIA_MSG_MARK_BROWSE_INTERVAL: qm.mark_browse_interval,
-                                          MQIA_MAX_MSG_LENGTH: qm.max_msg_length}
-                if any(s not in values for s in numbers):
+                values = self._qmgr_attributes(conn.qmgr, numbers)
+                if values is None:
                     return int_attrs, blank, MQCC_FAILED, MQRC_SELECTOR_ERROR
             else:
-                names = [selector_name(s) for s in numbers]
-                result = self._model(lambda: self.world.inquire(conn.qmgr, conn.hconn, hobj, names))
-                if result.failed:
-                    return int_attrs, blank, result.comp_code, result.reason
-                values = {s: result.attributes[n] for s, n in zip(numbers, names)}
+                found = self._queue_attributes(conn, hobj, numbers)
+                if isinstance(found, Result):
+                    return int_attrs, blank, found.comp_code, found.reason
+                values, comp, reason = found
             char_bytes = b""
             for selector in numbers:
                 if MQIA_FIRST <= selector <= MQIA_LAST:
@@ -470,7 +500,47 @@ class Emulator:
                 else:
                     length = char_length_of(selector)
                     char_bytes += str(values[selector]).encode("utf-8")[:length].ljust(length, b" ")
-            return int_attrs, char_bytes.ljust(char_length, b"\0")[:char_length], MQCC_OK, 0
+            return int_attrs, char_bytes.ljust(char_length, b"\0")[:char_length], comp, reason
+
+    def _qmgr_attributes(self, qmgr: str, numbers: list[int]) -> dict[int, Any] | None:
+        """MQINQ of the queue-manager object from the standing table (None: a selector it does not have).
+        Clause: emulator.qmgr-attributes."""
+        qm = self.world.qmgr(qmgr)
+        date, time = self._created
+        names = {"name": qmgr, "created": date, "created_time": time}
+        model = {"mark_browse_interval": qm.mark_browse_interval, "max_msg_length": qm.max_msg_length}
+        values: dict[int, Any] = {}
+        for number in numbers:
+            value = standing_objects.qmgr_attribute(selector_name(number), names, model)
+            if value is None:
+                return None
+            values[number] = value
+        return values
+
+    def _queue_attributes(self, conn: _Conn, hobj: int, numbers: list[int]) -> Result | tuple[dict, int, int]:
+        """MQINQ of a queue: the model answers the attributes it keeps, the standing table the others (a
+        selector of another type of queue: MQRC_SELECTOR_NOT_FOR_TYPE, a warning, with MQIAV_NOT_APPLICABLE or
+        blanks). Clauses: inquire.*, emulator.queue-attributes."""
+        names = [selector_name(s) for s in numbers]
+        table = standing_objects.standing().queue
+        qm = self.world.qmgr(conn.qmgr)
+        handle = qm.handles.get(hobj)
+        ours = [n for n in names if n in table and not queue_selector(n)] if handle is not None else []
+        theirs = [n for n in names if n not in ours]
+        result = self._model(lambda: self.world.inquire(conn.qmgr, conn.hconn, hobj, theirs))
+        if result.failed:
+            return result
+        by_name: dict[str, Any] = dict(result.attributes or {})
+        comp, reason = result.comp_code, result.reason
+        if ours:
+            extras = self.extras(conn.qmgr, handle.alias or handle.queue)
+            for name in ours:
+                if name in extras:
+                    by_name[name] = extras[name]
+                else:
+                    by_name[name] = MQIAV_NOT_APPLICABLE if name.startswith("MQIA") else ""
+                    comp, reason = MQCC_WARNING, MQRC_SELECTOR_NOT_FOR_TYPE
+        return {s: by_name[n] for s, n in zip(numbers, names)}, comp, reason
 
     def MQSET(self, hconn: int, hobj: int, selectors: list, int_attrs: list, char_attrs: bytes) -> tuple[int, int]:
         with self._lock:
@@ -479,10 +549,47 @@ class Emulator:
                 return MQCC_FAILED, MQRC_HCONN_ERROR
             if hobj in conn.special:
                 return MQCC_FAILED, V["MQRC_NOT_OPEN_FOR_SET"]
-            names = [selector_name(int(s)) for s in selectors]
-            values = [int(v) for v in int_attrs]
-            result = self._model(lambda: self.world.set(conn.qmgr, conn.hconn, hobj, names, values))
+            return self._set(conn, hobj, [int(s) for s in selectors], [int(v) for v in int_attrs],
+                             bytes(char_attrs or b""))
+
+    def _set(self, conn: _Conn, hobj: int, numbers: list[int], int_values: list[int],
+             char_attrs: bytes) -> tuple[int, int]:
+        """MQSET: the model sets the attributes it keeps; the standing attributes MQSET may change
+        (MQCA_TRIGGER_DATA, MQIA_DIST_LISTS) are set here once the model has accepted the rest. Clauses:
+        set.*, emulator.queue-attributes."""
+        table = standing_objects.standing().queue
+        handle = self.world.qmgr(conn.qmgr).handles.get(hobj)
+        names = [selector_name(number) for number in numbers]
+        if handle is None or not any(n in table and table[n].settable and not queue_selector(n) for n in names):
+            result = self._model(lambda: self.world.set(conn.qmgr, conn.hconn, hobj, names, int_values))
             return result.comp_code, result.reason
+        model_names, model_values, ours = [], [], {}
+        ints, offset = iter(int_values), 0
+        for number in numbers:
+            name = selector_name(number)
+            if MQIA_FIRST <= number <= MQIA_LAST:
+                value: Any = next(ints, None)
+                if value is None:
+                    return MQCC_FAILED, V["MQRC_INT_ATTR_COUNT_ERROR"]
+            else:
+                length = char_length_of(number)
+                value = _text(char_attrs[offset:offset + length])
+                offset += length
+            row = table.get(name)
+            if row is not None and row.settable and not queue_selector(name):
+                kind = standing_objects.ALIAS if handle.alias else standing_objects.LOCAL
+                if kind not in row.types:
+                    return MQCC_FAILED, MQRC_SELECTOR_ERROR
+                ours[name] = value
+            elif MQIA_FIRST <= number <= MQIA_LAST:
+                model_names.append(name)
+                model_values.append(value)
+            else:
+                return MQCC_FAILED, MQRC_SELECTOR_ERROR  # the model sets no character attribute
+        result = self._model(lambda: self.world.set(conn.qmgr, conn.hconn, hobj, model_names, model_values))
+        if not result.failed and ours:
+            self.extras(conn.qmgr, handle.alias or handle.queue).update(ours)
+        return result.comp_code, result.reason
 
     # -- the model ------------------------------------------------------------------------------------------
     @staticmethod

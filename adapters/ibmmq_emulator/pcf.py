@@ -35,6 +35,8 @@ from typing import TYPE_CHECKING, Any
 from mq_conformance.reference.queue import VISIBLE, QueueDefinition
 from mq_conformance.reference.structures import MQGMO, MQMD, MQOD, MQPMO
 
+from .standing import standing
+
 if TYPE_CHECKING:
     from .emulator import Emulator
 
@@ -83,6 +85,11 @@ class CommandServer:
         self.qmgr = qmgr
         self.ibmmq = emulator_ibm()
         self.cmqc, self.cmqcfc = self.ibmmq.CMQC, self.ibmmq.CMQCFC
+        # PCF parameter -> a standing attribute's selector name (the attributes the model keeps no rule about)
+        self._standing = {self._value(name): name for name in standing().queue if self._has(name)}
+
+    def _has(self, name: str) -> bool:
+        return isinstance(getattr(self.cmqc, name, None), int) or isinstance(getattr(self.cmqcfc, name, None), int)
 
     def _value(self, name: str) -> int:
         for module in (self.cmqc, self.cmqcfc):
@@ -169,7 +176,12 @@ class CommandServer:
             if existing is None:
                 raise PcfFailure("MQRC_UNKNOWN_OBJECT_NAME")
             base = existing.definition
+        extras = {key: attributes.pop(key) for key in list(attributes) if key.startswith(("MQCA_", "MQIA_"))}
         self.world.define_queue(self.qmgr, dataclasses.replace(base, name=queue, **attributes), {})
+        if existing is None or name == "MQCMD_CREATE_Q":
+            self.emulator.defined(self.qmgr, queue, **extras)
+        else:
+            self.emulator.extras(self.qmgr, queue).update(extras)
 
     def _queue_name(self, parameters: dict[int, Any]) -> str:
         raw = parameters.get(self._value("MQCA_Q_NAME"))
@@ -187,10 +199,14 @@ class CommandServer:
         for parameter, value in parameters.items():
             if parameter in ignored:
                 continue
-            attribute = by_number.get(parameter)
+            attribute = by_number.get(parameter) or self._standing.get(parameter)
             if attribute is None:
                 raise PcfFailure("MQRCCF_CFST_PARM_ID_ERROR" if isinstance(value, bytes) else
                                  "MQRCCF_CFIN_PARM_ID_ERROR")
+            if attribute.startswith(("MQCA_", "MQIA_")):  # a standing attribute (standing.py), kept as given
+                attributes[attribute] = (value.rstrip(b"\0 ").decode("utf-8", errors="replace")
+                                         if isinstance(value, bytes) else value)
+                continue
             if attribute in TEXT:
                 if not isinstance(value, bytes) or len(value.rstrip(b"\0 ")) > 48:
                     raise PcfFailure("MQRCCF_PARM_VALUE_ERROR")
