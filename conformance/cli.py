@@ -32,7 +32,7 @@ from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, 
                      latest_campaign, load_campaign, load_report, new_run_id, safe_name, write_reports)
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, reference_attribution, run_scenario
 from .scenario import ScenarioErrors, collect_scenarios, load_scenarios
-from .suite import ADAPTER_TESTS, NOT_SELF_CHECKS
+from .suite import pytest_command
 from .yamlsource import SourceError
 
 EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -156,30 +156,24 @@ def run_scenarios(paths: Sequence[Path], adapter_name: str) -> int:
 
 
 def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path | None) -> tuple[int, int]:
-    """Run the table tests and state machines on ``adapter_name`` in a pytest subprocess, with a progress line
-    fed by ``tests.jsonl`` (written test by test); returns (tests run, tests failed)."""
-    repo = fixtures.ROOT.parent
-    files = [f for f in ADAPTER_TESTS if (repo / f).exists()]
-    if not files:
-        print("tests: the suite's tests/ folder is not here (an installed copy); table tests and state machines skipped")
-        return 0, 0
+    """Run the certification tests (tables, properties, state machines: conformance/certification/) on
+    ``adapter_name`` in a pytest subprocess, in the current folder, with a progress line fed by ``tests.jsonl``
+    (written test by test); returns (tests run, tests failed)."""
     log = output / "tests.jsonl"
     log.write_text("")
     # pytest expands $NAME and ~ in --junitxml: a folder whose name holds a '$' gets its junit.xml by way of a
     # temporary folder, moved in when pytest ends.
     junit = output.resolve() / "junit.xml"
     junit_detour = Path(tempfile.mkdtemp(prefix="mqconf-junit-")) / "junit.xml" if "$" in str(junit) else None
-    command = [sys.executable, "-m", "pytest", *files, "--adapter", adapter_name, "--mq-profile", profile,
-               f"--junitxml={junit_detour or junit}", f"--alluredir={output.resolve() / 'allure-results'}",
-               "-p", "no:cacheprovider", "-p", "mq_conformance.conformance.testlog", "-q", "--no-header", "-o", "addopts=",
-               *NOT_SELF_CHECKS]
+    command = [*pytest_command(adapter_name, profile), f"--junitxml={junit_detour or junit}",
+               f"--alluredir={output.resolve() / 'allure-results'}", "-p", "mq_conformance.conformance.testlog"]
     if expectations:
         command += ["--expectations", str(expectations.resolve())]
     env = {**os.environ, "MQCONF_TESTLOG": str(log.resolve()), "MQCONF_REPORTS": str(output.resolve())}
     progress, seen, done = None, 0, 0
     with (output / "pytest.log").open("w") as out:
         # The child dies with us (Linux): a SIGKILL of mqconf run must not leave pytest writing into the folder.
-        process = subprocess.Popen(command, cwd=repo, env=env, stdout=out, stderr=subprocess.STDOUT,
+        process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT,
                                    preexec_fn=die_with_parent())
         try:
             while True:
@@ -312,11 +306,9 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
             _run_list(scenarios, adapter, writer, registry)
         finally:
             adapter.close()
-        if scenario_paths is None and any((fixtures.ROOT.parent / f).exists() for f in ADAPTER_TESTS):
+        if scenario_paths is None:
             writer.plan_tests()
             run_tests(adapter_name, output, profile, expectations)
-        elif scenario_paths is None:
-            run_tests(adapter_name, output, profile, expectations)  # says why no tests run
     except KeyboardInterrupt:
         write_reports(output, registry)
         print(f"interrupted; the report of what finished: {output / 'conformance.html'}")

@@ -17,6 +17,7 @@ installed (registered through the ``pytest11`` entry point).
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from pathlib import Path
@@ -30,6 +31,7 @@ from mq_conformance.adapters.capabilities import CapabilityError, check_names
 from mq_conformance.adapters.ibmmq_emulator import install_unless_client
 from mq_conformance.adapters.ibmmq_emulator.fixture import ibmmq_emulator  # noqa: F401 - the fixture for ibmmq applications
 
+from .suite import CERTIFICATION
 from .yamlsource import LineDict, SourceError, load as load_yaml
 
 NOT_CLAIMED = "not claimed"
@@ -71,6 +73,21 @@ def pytest_configure(config: pytest.Config) -> None:
     config._mq_expected = load_expectations(Path(path), roots) if path else []  # type: ignore[attr-defined]
 
 
+class CertificationModule(pytest.Module):
+    """A certification test module imported by its one name (``mq_conformance.conformance.certification.test_x``),
+    wherever it is collected from: pytest's own import would make a clone's copy a top-level ``conformance``
+    package, a second copy of the suite's modules beside the installed ones."""
+
+    def _getobj(self):
+        return importlib.import_module(f"{__package__}.certification.{self.path.stem}")
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Module | None:
+    if module_path.name.startswith("test_") and module_path.resolve().parent == CERTIFICATION:
+        return CertificationModule.from_parent(parent, path=module_path)
+    return None
+
+
 EXPECTATION_KEYS = ("scenario", "clause", "test", "reason", "issue")
 SCENARIO_ID = re.compile(r"^id:\s*([a-z0-9][a-z0-9-]*)\s*$", re.MULTILINE)
 
@@ -90,7 +107,7 @@ def known_scenarios(folders: list[Path] | None = None) -> set[str]:
 
 def known_test(fragment: str, roots: list[Path]) -> bool:
     """Whether a ``test`` entry (a node id or a piece of one: ``test_tables.py::test_x[row]``, ``table1_row[``)
-    names a test defined under ``roots`` (the suite's tests/ folder and the folders this pytest run collects)."""
+    names a test defined under ``roots`` (the suite's certification tests and the folders this pytest run collects)."""
     parts = [part for part in fragment.split("::") if part]
     if not parts:
         return False
@@ -116,8 +133,7 @@ def load_expectations(path: Path, test_roots: list[Path] | None = None) -> list[
 
     Strict: an entry naming a scenario, clause or test that does not exist is an error naming the file and line
     (a typo would otherwise hide nothing and say nothing), as is an unknown key. ``test`` entries are looked up
-    in the suite's tests/ folder and ``test_roots`` (when the suite's tests are not installed, they are taken as
-    given)."""
+    among the suite's certification tests (installed with it) and ``test_roots``."""
     from .clauses import load_registry
 
     try:
@@ -128,8 +144,7 @@ def load_expectations(path: Path, test_roots: list[Path] | None = None) -> list[
     if not isinstance(items, list):
         raise pytest.UsageError(f"{path}:1: expected a mapping with an 'expected_failures' list")
     registry, scenarios = None, None
-    suite_tests = Path(__file__).resolve().parents[1] / "tests"
-    roots = [root for root in [suite_tests, *(test_roots or [])] if root.exists()]
+    roots = [root for root in [CERTIFICATION, *(test_roots or [])] if root.exists()]
     result = []
     for item in items:
         line = getattr(item, "line", None)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import subprocess
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -29,7 +28,7 @@ from mq_conformance.adapters.mutants import EQUIVALENT, PREFIX, SEMANTIC_MUTANTS
 
 from .runner import ERROR, FAILED, run_scenario
 from .scenario import Scenario, load_scenarios
-from .suite import ADAPTER_TESTS, NOT_SELF_CHECKS
+from .suite import pytest_command
 
 TABLE, SEMANTIC = "table", "semantic"
 KINDS = (TABLE, SEMANTIC, *FAMILIES)
@@ -122,12 +121,8 @@ def by_scenarios(mutant: Mutant, scenarios: Sequence[Scenario]) -> str | None:
 def by_tests(mutant: Mutant, profile: str) -> tuple[bool | None, str]:
     """Run the table tests and state machines on the mutant: (killed, the first failing test); killed is None
     when pytest could not run."""
-    repo = fixtures.ROOT.parent
-    files = [f for f in ADAPTER_TESTS if (repo / f).exists()]
-    command = [sys.executable, "-m", "pytest", *files, "--adapter", mutant.name, "--mq-profile", profile,
-               "-x", "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts=", "-rf",
-               *NOT_SELF_CHECKS]
-    done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=1800)
+    command = [*pytest_command(mutant.name, profile), "-x", "-rf"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=1800)
     if done.returncode == 0:
         return False, ""
     if done.returncode == 1:

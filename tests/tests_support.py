@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from mq_conformance import fixtures
 from mq_conformance.conformance.scenario import Scenario, load_scenario, scenario_files
-from mq_conformance.reference.calls import Call, Outcome
+from mq_conformance.conformance.certification.support import Session, examples  # noqa: F401 - for tests
 
 
 @lru_cache(maxsize=None)
@@ -19,23 +19,6 @@ def suite_scenarios() -> tuple[Scenario, ...]:
     each time. Scenarios are frozen values, so sharing them is safe. The loader itself is tested on files of its
     own (tests/test_loader_errors.py), never through this cache."""
     return tuple(load_scenario(path) for path in scenario_files([fixtures.SCENARIOS]))
-
-
-class Session:
-    """Calls on an adapter, failing the test on an executor error."""
-
-    def __init__(self, adapter):
-        self.adapter = adapter
-
-    def __call__(self, op: str, **args) -> Outcome:
-        outcome = self.adapter.execute(Call(op, args))
-        assert outcome.error is None, f"{op} {args}: {outcome.error}"
-        return outcome
-
-    def ok(self, op: str, **args) -> Outcome:
-        outcome = self(op, **args)
-        assert outcome.CompCode == "MQCC_OK", f"{op} {args}: {outcome.CompCode} {outcome.Reason}"
-        return outcome
 
 
 def java_or_skip() -> str:
@@ -50,15 +33,6 @@ def java_or_skip() -> str:
         return find_java()[0]
     except CampaignError as exc:
         pytest.skip(f"Spark needs a working Java: {exc}")
-
-
-def examples(quick: int) -> int:
-    """How many examples a Hypothesis test runs: ``quick`` under ``--mq-profile quick``, and the profile's own
-    count when it asks for more (``thorough``: 2,000), so every property test scales with the profile the
-    state machines use (conformance/pytest_plugin.py loads it before test modules are imported)."""
-    from hypothesis import settings
-
-    return max(quick, settings.default.max_examples)
 
 
 def bare_site(folder) -> str:

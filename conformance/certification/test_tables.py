@@ -15,7 +15,7 @@ from mq_conformance.adapters.capabilities import needed_by
 from mq_conformance.reference.calls import Outcome
 from mq_conformance.reference.constants import VALUES
 from mq_conformance.reference.tables import EITHER, default_spec
-from tests_support import Session
+from mq_conformance.conformance.certification.support import Session
 
 SPEC = default_spec()
 TABLE1 = SPEC["put.logical-order.table1"]
@@ -120,25 +120,6 @@ def test_put_uses_the_group_id_sequence_and_offset_of_its_table1_row(adapter, ro
         got = session.ok("get", handle="h", MD={"MsgId": {"hex": outcome.MD["MsgId"]}},
                          GMO={"MatchOptions": ["MQMO_MATCH_MSG_ID"]})
     assert (got.MD["GroupId"], got.MD["MsgSeqNumber"], got.MD["Offset"]) == (group_id, seq, offset)
-
-
-@pytest.mark.self_check
-def test_table1_and_the_consistency_rows_decide_every_logical_order_put():
-    """Every combination of Table 1's inputs has exactly one Table 1 row, or a consistency row says why not."""
-    undecided = []
-    for facts in TABLE1.combinations():
-        matches = [row.id for row in TABLE1.rows if row.matches(facts)]
-        assert len(matches) <= 1, (facts, matches)
-        if matches or not facts["logical_order"]:
-            continue
-        consistency = {"closing": False, "group_flags_changed": False, "persistence_differs": False,
-                       "syncpoint_differs": False, "left_logical_order": False, **{k: facts[k] for k in ("current_group", "current_logical_message",
-                                                                         "in_group", "segment")}}
-        if consistency["current_logical_message"] and not consistency["current_group"] and facts["in_group"]:
-            consistency["group_flags_changed"] = True
-        if CONSISTENCY.lookup(**consistency) is None:
-            undecided.append(facts)
-    assert undecided == []
 
 
 # -- Table 2 -------------------------------------------------------------------------------------------------

@@ -1,43 +1,24 @@
-"""The differential state machines: the adapter under test agrees with the model on generated call sequences,
-and a broken implementation is caught with a minimal scenario that runs as is."""
+"""Each differential state machine catches a broken implementation (a mutant of the model), and the groups
+machine's divergence is a minimal scenario that runs as is (the machines' certification test is
+mq_conformance/conformance/certification/test_differential.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import Phase, settings
 
 from mq_conformance.conformance import cli
-from mq_conformance.conformance.differential import MACHINES, BrowseMarkMachine, ClusterMachine, Divergence, GroupsMachine, check
-from mq_conformance.reference.tables import default_spec
+from mq_conformance.conformance.differential import BrowseMarkMachine, ClusterMachine, Divergence, GroupsMachine, check
 
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)  # detection only: shrinking is shown by the groups test
 
 
 @pytest.fixture(autouse=True)
-def divergences_in_tmp(request, tmp_path, monkeypatch):
-    """Minimal sequences go to the run's folder under ``mqconf run`` (it sets MQCONF_REPORTS), else to the test's
-    own folder, not the suite's reports/; the suite's own checks always use their own folder."""
-    if "MQCONF_REPORTS" not in os.environ or request.node.get_closest_marker("self_check"):
-        monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
-
-
-# What each machine declares it checks: its vocabulary area's tables' rows and the clauses under its prefixes
-# (conformance/vocabulary.py). A divergence blames the clauses the model applied at the diverging call instead.
-DECLARED = {name: machine.vocabulary_area.declared_clauses() for name, machine in MACHINES.items()}
-
-
-@pytest.mark.parametrize("machine", [
-    pytest.param(machine, id=name, marks=[pytest.mark.capability(*sorted(machine.vocabulary_area.capabilities)),
-                                          pytest.mark.clause(*DECLARED[name])])
-    for name, machine in MACHINES.items()
-])
-def test_the_adapter_agrees_with_the_model(request, machine, adapter_instance):
-    """Every vocabulary area's machine, with the example count of --mq-profile (quick 25, thorough 2,000)."""
-    check(machine, request.config.getoption("--adapter"), adapter_instance,
-          settings(stateful_step_count=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]))
+def divergences_in_tmp(tmp_path, monkeypatch):
+    """Minimal sequences go to the test's own folder, never to a run's or the suite's reports/."""
+    monkeypatch.setenv("MQCONF_REPORTS", str(tmp_path))
 
 
 def _caught(machine, mutant: str, **chosen) -> Divergence:
@@ -47,7 +28,6 @@ def _caught(machine, mutant: str, **chosen) -> Divergence:
     return caught.value
 
 
-@pytest.mark.self_check
 def test_a_broken_implementation_is_caught_with_a_runnable_minimal_scenario(tmp_path, capsys):
     mutant = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
     divergence = _caught(GroupsMachine, mutant, max_examples=300, stateful_step_count=12)
@@ -67,16 +47,14 @@ def test_a_broken_implementation_is_caught_with_a_runnable_minimal_scenario(tmp_
     assert "GroupId" in capsys.readouterr().out
 
 
-@pytest.mark.self_check
 def test_browse_mark_machine_catches_marks_that_never_lapse():
     _caught(BrowseMarkMachine, "mutant:co-op-marks-never-lapse", max_examples=2000, stateful_step_count=25,
             phases=NO_SHRINK)
 
 
-@pytest.mark.self_check
 def test_cluster_machine_catches_priority_evaluated_before_channel_state():
-    """Channel CLWLPRTY moved before channel state is a different algorithm (document `reallocation`'s lesson: priority is
-    considered after the state of the channel); the machine must notice."""
+    """Channel CLWLPRTY moved before channel state is a different algorithm (document `reallocation`'s lesson:
+    priority is considered after the state of the channel); the machine must notice."""
     from mq_conformance.reference.tables import default_spec
 
     assert any(r.id == "cluster.workload.channel-state" for r in default_spec()["cluster.workload"].rows)
@@ -94,5 +72,6 @@ def test_an_expected_option_list_with_bits_no_name_defines_is_written_as_the_fie
     outcome = Outcome(CompCode="MQCC_OK", Reason="MQRC_NONE", MD={"MsgFlags": ["MQMF_SEGMENT", "0x01000000"]})
     expect = symbolic(outcome, Identities(), "left", load_policy())
     assert expect["MD"]["MsgFlags"] == 0x01000002
-    validate_scenario({"id": "x", "title": "x", "clauses": ["put.msgid.generated"], "setup": {"queues": [{"name": "Q1"}]},
+    validate_scenario({"id": "x", "title": "x", "clauses": ["put.msgid.generated"],
+                       "setup": {"queues": [{"name": "Q1"}]},
                        "steps": [{"put": {"handle": "h", "data": "a"}, "expect": expect}]})

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests_support import Session, examples
+from mq_conformance.conformance.certification.support import Session, examples
 
 DATA = 6
 
