@@ -52,9 +52,10 @@ from mq_conformance.reference.schema import SCHEMAS, SchemaError, registry, vali
 from .base import AdapterError
 from .capabilities import CapabilityError, check_claim
 from .processes import kill_group, popen_options
+from .protocol import NEWEST, SERVED, call_for, canonical_outcome
 from .untrusted import for_terminal
 
-PROTOCOL = 1
+PROTOCOL = NEWEST  # the protocol the suite names in its hello (adapters/protocol.py lists those it serves)
 MAX_LINE = 1 << 20  # bytes in one line, newline excluded, in both directions
 DEFAULT_TIMEOUT = 10.0  # seconds for one call or reset
 DEFAULT_START_TIMEOUT = 30.0  # seconds from starting the program to its hello
@@ -131,14 +132,36 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+class DuplicateKey(ValueError):
+    """A JSON object names the same key twice (JSON leaves the meaning open; the protocol refuses it)."""
+
+    def __init__(self, key: str):
+        super().__init__(f"the key {json.dumps(key, ensure_ascii=True)[:80]} appears twice in one object")
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise DuplicateKey(key)
+            seen.add(key)
+    return result
+
+
 def decode(raw: bytes) -> Any:
-    """A protocol line as a JSON value; ``ValueError`` with a short reason when it is not UTF-8 JSON."""
+    """A protocol line as a JSON value; ``ValueError`` with a short reason when it is not UTF-8 JSON, or
+    :class:`DuplicateKey` when an object in it has a key twice."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"not UTF-8 (byte {exc.start})") from None
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
+    except DuplicateKey:
+        raise
     except json.JSONDecodeError as exc:
         raise ValueError(f"{exc.msg} at column {exc.colno}") from None
     except RecursionError:
@@ -426,6 +449,7 @@ class JsonLinesAdapter:
         self.validate_calls = validate_calls
         self.name, self.version, self.capabilities = "jsonlines", "", frozenset()
         self.implementation: dict[str, Any] = {}
+        self.protocol = PROTOCOL  # the protocol the server answered the hello with
         self.faults: list[str] = []  # every fault met, in order, one line each (outcomes carry them too)
         self._server: _Server | None = None
         self._down: str | None = None  # why there is no usable server until the next reset
@@ -487,7 +511,7 @@ class JsonLinesAdapter:
     def execute(self, call: Call) -> Outcome:
         if self._server is None:
             return Outcome(error=one_line(self._down or "the server is not running"))
-        payload = call.to_json()
+        payload = call_for(self.protocol, call.to_json())
         try:
             text = dumps(payload)
         except (TypeError, ValueError) as exc:
@@ -542,9 +566,9 @@ class JsonLinesAdapter:
         try:
             hello = self._ask({"type": "hello", "protocol": PROTOCOL}, self.start_timeout, "hello")
             _refused(hello, "hello")
-            if hello.get("type") == "hello" and hello.get("protocol") != PROTOCOL:
+            if hello.get("type") == "hello" and hello.get("protocol") not in SERVED:
                 raise _Fault(f"the server speaks protocol {json.dumps(hello.get('protocol'))}; this suite speaks "
-                             f"protocol {PROTOCOL} (docs/implementers.md)")
+                             f"protocol {' or '.join(map(str, SERVED))} (docs/implementers.md)")
             problem = check_message("hello_reply", hello)
             if problem:
                 raise _Fault(f"its answer to hello is not a hello reply: {problem}")
@@ -556,6 +580,7 @@ class JsonLinesAdapter:
             self._server = None
             server.stop()
             raise
+        self.protocol = hello["protocol"]
         self.implementation = dict(hello["implementation"])
         self.name = str(hello["implementation"]["name"])
         self.version = str(hello["implementation"]["version"])
@@ -601,6 +626,9 @@ class JsonLinesAdapter:
             raise _Fault(f"the server {value} during {what}; {how}")
         try:
             message = decode(value)
+        except DuplicateKey as exc:
+            # The line is whole and the stream in step: only this answer is refused.
+            raise _Fault(f"the server's answer to {what} is ambiguous: {exc}", fatal=False) from None
         except ValueError as exc:
             raise _Fault(f"the server wrote a line that is not JSON in answer to {what} ({exc}): "
                          f"{_snippet(value)}") from None
@@ -632,7 +660,7 @@ class JsonLinesAdapter:
         problem = schema_problem("outcome", dumps(outcome))
         if problem:
             raise _Fault(f"the server's outcome for {what} breaks the outcome schema at {problem}", fatal=False)
-        return Outcome.from_json(outcome)
+        return Outcome.from_json(canonical_outcome(outcome))
 
 
 def _refused(answer: dict[str, Any], what: str) -> None:
