@@ -107,12 +107,14 @@ def load_ibmmq() -> Any:
 
 
 @contextmanager
-def emulated_mq(qmgr: str = "QM1", seed: int = 0, queues: tuple[str, ...] = ()) -> Iterator[Emulator]:
+def emulated_mq(qmgr: str = "QM1", seed: int = 0, queues: tuple[str, ...] = (),
+                real_time: bool = False) -> Iterator[Emulator]:
     """An in-process queue manager named ``qmgr`` for the duration of the block: ``ibmmq.connect(qmgr)`` and
     ``QueueManager(...).connect`` reach it. ``queues`` are defined up front (more with ``define_queue``).
-    Connections left open at the end are dropped; a later call on them fails with MQRC_HCONN_ERROR."""
+    ``real_time``: the clock follows the wall clock (else it moves only when told). Connections left open at
+    the end are dropped; a later call on them fails with MQRC_HCONN_ERROR."""
     load_ibmmq()
-    emulator = Emulator(qmgr=qmgr, seed=seed, queues=queues)
+    emulator = Emulator(qmgr=qmgr, seed=seed, queues=queues, real_time=real_time)
     native.activate(emulator)
     try:
         yield emulator

@@ -29,7 +29,7 @@ class IbmMqModelAdapter(IbmMqAdapter):
             ibmmq = load_ibmmq()
         except EmulatorUnavailable as exc:
             raise AdapterError(f"{NAME}: {exc}") from None
-        self.emulator = Emulator(qmgr="QM1", queues=POOL)
+        self.emulator = Emulator(qmgr="QM1", queues=POOL, waits=False)  # one thread: the model's own wait
         native.activate(self.emulator)
         # PCF on (the emulator answers it); real-time waiting on, with the emulated queue manager's clock as the
         # time that passes: advance_clock's wait is the adapter's translation, the model's clock is the time.

@@ -26,13 +26,18 @@ MQAT_DEFAULT and blanks.
 from __future__ import annotations
 
 import itertools
+import logging
 import sys
 import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from mq_conformance.reference import constants
 from mq_conformance.reference.calls import GMO_FIELDS, MD_FIELDS, PMO_FIELDS, decode_queue
+from mq_conformance.reference.clock import _EPOCH as clock_epoch
 from mq_conformance.reference.cluster import Cluster
 from mq_conformance.reference.errors import NotModelled
 from mq_conformance.reference.inquire import queue_selector
@@ -59,6 +64,10 @@ MQRC_NOT_OPEN_FOR_INQUIRE = 2038
 MQRC_NOT_OPEN_FOR_OUTPUT = 2039
 MQRC_FUNCTION_NOT_SUPPORTED = 2298
 MQRC_SELECTOR_NOT_FOR_TYPE = 2068
+MQRC_CONNECTION_BROKEN = 2009
+MQRC_NO_MSG_AVAILABLE = 2033
+MQGMO_WAIT = 1
+MQWI_UNLIMITED = -1
 MQIAV_NOT_APPLICABLE = -1
 MQHC_UNUSABLE_HCONN = -1
 MQHO_UNUSABLE_HOBJ = -1
@@ -76,6 +85,23 @@ MQAT_DEFAULT = 6
 DEFAULT_MODEL_QUEUE = "SYSTEM.DEFAULT.MODEL.QUEUE"
 SPECIAL_HOBJ_BASE = 0x4000_0000  # the emulator's own object handles; the model numbers its handles from 1
 _HCONNS = itertools.count(0x0100_0001)  # process-wide: a connection handle names its emulator
+
+
+_EPOCH_MS = int(clock_epoch.timestamp() * 1000)  # the model clock's zero
+
+
+def _wall_ms() -> int:
+    """The wall clock on the model clock's scale (milliseconds since its epoch, reference/clock.py)."""
+    return int(time.time() * 1000) - _EPOCH_MS
+
+
+LOG = logging.getLogger("mq_conformance.emulator")
+
+
+def refuse(feature: str) -> Result:
+    """MQCC_FAILED, MQRC_FUNCTION_NOT_SUPPORTED for a feature the emulator does not offer; the log line names it."""
+    LOG.warning("MQRC_FUNCTION_NOT_SUPPORTED (2298): %s is not modelled by the emulator", feature)
+    return Result(MQCC_FAILED, MQRC_FUNCTION_NOT_SUPPORTED, [])
 
 
 class EmulatorError(Exception):
@@ -103,6 +129,14 @@ def ibm() -> Any:
     import ibmmq
 
     return ibmmq
+
+
+def object_type_name(number: int) -> str:
+    """The MQOT_* name of an object type (a topic, a namelist, a process...), from IBM's CMQC."""
+    for name, value in vars(ibm().CMQC).items():
+        if value == number and name.startswith("MQOT_"):
+            return name
+    return "an unknown object type"
 
 
 def selector_name(number: int) -> str:
@@ -184,13 +218,37 @@ class Emulator:
     functions (see :mod:`mq_conformance.adapters.ibmmq_emulator.native`).
     """
 
-    def __init__(self, qmgr: str = "QM1", seed: int = 0, spec: Spec | None = None, queues: tuple[str, ...] = ()):
+    def __init__(self, qmgr: str = "QM1", seed: int = 0, spec: Spec | None = None, queues: tuple[str, ...] = (),
+                 real_time: bool = False, waits: bool = True):
         self._qmgr_name = qmgr
         self._seed = seed
         self._spec = spec
         self._queues = tuple(queues)
+        # One lock for the whole queue manager; a get that waits sleeps on the condition, which every call that
+        # may make a message available (put, commit, backout, disconnect, set, time passing...) notifies.
         self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self.real_time = real_time  # the clock follows the wall clock (PutDate/PutTime, expiry, mark intervals)
+        self.waits = waits  # MQGMO_WAIT waits in real time; False: the model's wait (its clock moves instead)
         self.reset()
+
+    @contextmanager
+    def _call(self) -> Iterator[None]:
+        """One native call: under the lock, the clock brought to now (real time), waiting gets told at the end."""
+        with self._changed:
+            if self.real_time:
+                self._tick()
+            try:
+                yield
+            finally:
+                self._changed.notify_all()
+
+    def _tick(self) -> None:
+        """Bring the model's clock to the wall clock (it only moves forward)."""
+        clock = self.world.clock
+        behind = _wall_ms() - clock.now_ms
+        if behind > 0:
+            clock.advance(behind)
 
     # -- set-up and inspection ------------------------------------------------------------------------------
     def reset(self) -> None:
@@ -206,6 +264,8 @@ class Emulator:
             self._servers: dict[str, tuple[int, int]] = {}  # queue manager -> command server's Hconn, Hobj
             # (queue manager, queue) -> the attributes the model keeps no rule about (standing.py)
             self._extras: dict[tuple[str, str], dict[str, Any]] = {}
+            if self.real_time:
+                self._tick()
             self._created = self._stamp()
             for row in standing_objects.standing().objects:  # a new queue manager's default objects
                 attributes = {key: standing_objects.resolve(value, {}) for key, value in row.items()}
@@ -293,7 +353,7 @@ class Emulator:
 
     def connect(self, name: Any) -> tuple[int, int, int]:
         """MQCONN/MQCONNX: ``(hconn, CompCode, Reason)``."""
-        with self._lock:
+        with self._call():
             qmgr = self._qmgr_of(name if isinstance(name, bytes | str) else b"")
             if qmgr is None:
                 return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NAME_ERROR
@@ -305,7 +365,7 @@ class Emulator:
             return hconn, result.comp_code, result.reason
 
     def MQDISC(self, hconn: int) -> tuple[int, int]:
-        with self._lock:
+        with self._call():
             conn = self._conn(hconn)
             if conn is None:
                 return MQCC_FAILED, MQRC_HCONN_ERROR
@@ -315,7 +375,7 @@ class Emulator:
             return result.comp_code, result.reason
 
     def MQOPEN(self, hconn: int, od_raw: bytes, options: int) -> tuple[int, bytes, int, int]:
-        with self._lock:
+        with self._call():
             od = unpack("OD", od_raw, "MQOD")
             conn = self._conn(hconn)
             if conn is None:
@@ -323,7 +383,8 @@ class Emulator:
             if od.ObjectType == MQOT_Q_MGR:
                 return self._open_special(conn, od, "qmgr", options)
             if od.ObjectType != MQOT_Q:
-                return MQHO_UNUSABLE_HOBJ, od.pack(), MQCC_FAILED, MQRC_OBJECT_TYPE_ERROR
+                refused = refuse(f"MQOPEN of object type {od.ObjectType} ({object_type_name(od.ObjectType)})")
+                return MQHO_UNUSABLE_HOBJ, od.pack(), refused.comp_code, refused.reason
             name = _text(od.ObjectName)
             model_od = MQOD(ObjectName=name, ObjectQMgrName=_text(od.ObjectQMgrName),
                             DynamicQName=_text(od.DynamicQName))
@@ -374,7 +435,7 @@ class Emulator:
         CommandServer(self, qmgr).serve(*server)
 
     def MQCLOSE(self, hconn: int, hobj: int, options: int) -> tuple[int, int]:
-        with self._lock:
+        with self._call():
             conn = self._conn(hconn)
             if conn is None:
                 return MQCC_FAILED, MQRC_HCONN_ERROR
@@ -385,7 +446,7 @@ class Emulator:
             return result.comp_code, result.reason
 
     def MQPUT(self, hconn: int, hobj: int, md_raw: bytes, pmo_raw: bytes, data: bytes) -> tuple[bytes, bytes, int, int]:
-        with self._lock:
+        with self._call():
             md, pmo = unpack("MD", md_raw, "MQMD"), unpack("PMO", pmo_raw, "MQPMO")
             conn = self._conn(hconn)
             if conn is None:
@@ -400,7 +461,7 @@ class Emulator:
 
     def MQPUT1(self, hconn: int, od_raw: bytes, md_raw: bytes, pmo_raw: bytes,
                data: bytes) -> tuple[bytes, bytes, int, int]:
-        with self._lock:
+        with self._call():
             od = unpack("OD", od_raw, "MQOD")
             md, pmo = unpack("MD", md_raw, "MQMD"), unpack("PMO", pmo_raw, "MQPMO")
             conn = self._conn(hconn)
@@ -408,7 +469,8 @@ class Emulator:
                 return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_HCONN_ERROR
             name = _text(od.ObjectName)
             if od.ObjectType != MQOT_Q:
-                return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_OBJECT_TYPE_ERROR
+                refused = refuse(f"MQPUT1 to object type {od.ObjectType} ({object_type_name(od.ObjectType)})")
+                return md.pack(), pmo.pack(), refused.comp_code, refused.reason
             model_md, model_pmo = self._put_structures(md, pmo)
             model_od = MQOD(ObjectName=name, ObjectQMgrName=_text(od.ObjectQMgrName),
                             DynamicQName=_text(od.DynamicQName))
@@ -431,7 +493,7 @@ class Emulator:
 
     def MQGET(self, hconn: int, hobj: int, md_raw: bytes, gmo_raw: bytes,
               max_length: int) -> tuple[bytes, bytes, bytes, int, int, int]:
-        with self._lock:
+        with self._call():
             md, gmo = unpack("MD", md_raw, "MQMD"), unpack("GMO", gmo_raw, "MQGMO")
             conn = self._conn(hconn)
             if conn is None:
@@ -440,10 +502,7 @@ class Emulator:
                 return b"", md.pack(), gmo.pack(), 0, MQCC_FAILED, V["MQRC_NOT_OPEN_FOR_INPUT"]
             if not isinstance(max_length, int) or max_length < 0:
                 return b"", md.pack(), gmo.pack(), 0, MQCC_FAILED, V["MQRC_BUFFER_LENGTH_ERROR"]
-            model_md = to_model(md, MD_FIELDS, MQMD())
-            model_gmo = to_model(gmo, GMO_FIELDS, MQGMO())
-            result = self._model(lambda: self.world.get(conn.qmgr, conn.hconn, hobj, model_md, model_gmo,
-                                                        max_length))
+            result = self._get(conn, hobj, md, gmo, max_length)
             if result.md is not None:
                 from_model(result.md, MD_FIELDS, md)
                 md.PutApplType = MQAT_DEFAULT
@@ -455,8 +514,38 @@ class Emulator:
             length = result.data_length if result.data_length is not None else 0
             return data, md.pack(), gmo.pack(), length, result.comp_code, result.reason
 
+    def _get(self, conn: _Conn, hobj: int, md: Any, gmo: Any, max_length: int) -> Result:
+        """The model's MQGET; with MQGMO_WAIT and no message, wait on the condition in real time until a matching
+        message becomes available (put or committed by another connection, backed out, its mark lapsed) or the
+        WaitInterval ends (MQWI_UNLIMITED: no end). The model itself never waits: it is asked with a zero
+        interval, as often as something changes. Clauses: get.wait.*."""
+        model_md = to_model(md, MD_FIELDS, MQMD())
+        model_gmo = to_model(gmo, GMO_FIELDS, MQGMO())
+        interval = model_gmo.WaitInterval
+        waiting = self.waits and model_gmo.Options & MQGMO_WAIT and (interval >= 0 or interval == MQWI_UNLIMITED)
+        if not waiting:
+            return self._model(lambda: self.world.get(conn.qmgr, conn.hconn, hobj, model_md, model_gmo, max_length))
+        deadline = None if interval == MQWI_UNLIMITED else time.monotonic() + interval / 1000
+        while True:
+            asked_md, asked_gmo = model_md.copy(), model_gmo.copy()
+            asked_gmo.WaitInterval = 0
+            result = self._model(lambda: self.world.get(conn.qmgr, conn.hconn, hobj, asked_md, asked_gmo,
+                                                        max_length))
+            if result.reason != MQRC_NO_MSG_AVAILABLE:
+                if result.gmo is not None:
+                    result.gmo.WaitInterval = interval
+                return result
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                return result
+            self._changed.wait(remaining if remaining is None or remaining < 60 else 60)
+            if not any(other is conn for other in self._conns.values()):  # gone meanwhile (MQDISC, reset)
+                return Result(MQCC_FAILED, MQRC_CONNECTION_BROKEN, [])
+            if self.real_time:
+                self._tick()
+
     def MQCMIT(self, hconn: int) -> tuple[int, int]:
-        with self._lock:
+        with self._call():
             conn = self._conn(hconn)
             if conn is None:
                 return MQCC_FAILED, MQRC_HCONN_ERROR
@@ -465,7 +554,7 @@ class Emulator:
             return result.comp_code, result.reason
 
     def MQBACK(self, hconn: int) -> tuple[int, int]:
-        with self._lock:
+        with self._call():
             conn = self._conn(hconn)
             if conn is None:
                 return MQCC_FAILED, MQRC_HCONN_ERROR
@@ -474,7 +563,7 @@ class Emulator:
 
     def MQINQ(self, hconn: int, hobj: int, selectors: list, int_attrs: list, int_count: int, char_count: int,
               char_length: int) -> tuple[list, bytes, int, int]:
-        with self._lock:
+        with self._call():
             blank = b"\0" * max(char_length, 0)
             conn = self._conn(hconn)
             if conn is None:
@@ -543,7 +632,7 @@ class Emulator:
         return {s: by_name[n] for s, n in zip(numbers, names)}, comp, reason
 
     def MQSET(self, hconn: int, hobj: int, selectors: list, int_attrs: list, char_attrs: bytes) -> tuple[int, int]:
-        with self._lock:
+        with self._call():
             conn = self._conn(hconn)
             if conn is None:
                 return MQCC_FAILED, MQRC_HCONN_ERROR
@@ -594,7 +683,9 @@ class Emulator:
     # -- the model ------------------------------------------------------------------------------------------
     @staticmethod
     def _model(call) -> Result:
+        """The model's answer; what the model does not cover is refused as a queue manager refuses a function it
+        does not offer (MQRC_FUNCTION_NOT_SUPPORTED), the feature named in the emulator's log."""
         try:
             return call()
         except NotModelled as exc:
-            raise EmulatorError(f"not modelled: {exc}") from None
+            return refuse(str(exc))

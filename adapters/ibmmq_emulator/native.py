@@ -32,6 +32,7 @@ from .emulator import (
     MQRC_Q_MGR_NOT_AVAILABLE,
     Emulator,
     EmulatorError,
+    refuse,
 )
 
 try:
@@ -168,8 +169,12 @@ def MQINQ(hconn: int, hobj: int, selectors: list, int_attrs: list, int_count: in
     return emulator.MQINQ(hconn, hobj, selectors, int_attrs, int_count, char_count, char_length)
 
 
-def _unsupported(hconn: Any) -> tuple[int, int]:
-    return (MQCC_FAILED, MQRC_FUNCTION_NOT_SUPPORTED) if _owner(hconn) else (MQCC_FAILED, MQRC_HCONN_ERROR)
+def _unsupported(hconn: Any, feature: str) -> tuple[int, int]:
+    """MQRC_FUNCTION_NOT_SUPPORTED for a verb the emulator does not offer (its log line names it)."""
+    if not _owner(hconn):
+        return MQCC_FAILED, MQRC_HCONN_ERROR
+    refused = refuse(feature)
+    return refused.comp_code, refused.reason
 
 
 def MQSET(hconn: int, hobj: int, selectors: list, int_attrs: list, char_attrs: bytes) -> tuple[int, int]:  # noqa: N802
@@ -183,30 +188,30 @@ def MQSET(hconn: int, hobj: int, selectors: list, int_attrs: list, char_attrs: b
 
 def MQBEGIN(hconn: int) -> tuple[int, int]:  # noqa: N802
     """Global units of work are not modelled: MQCC_FAILED, MQRC_FUNCTION_NOT_SUPPORTED."""
-    return _unsupported(hconn)
+    return _unsupported(hconn, "MQBEGIN (global units of work)")
 
 
 def MQSTAT(hconn: int, status_type: int, sts: bytes) -> tuple[bytes, int, int]:  # noqa: N802
     """Not modelled: MQCC_FAILED, MQRC_FUNCTION_NOT_SUPPORTED."""
-    return (sts, *_unsupported(hconn))
+    return (sts, *_unsupported(hconn, "MQSTAT"))
 
 
 def MQSUB(hconn: int, sd: bytes, hobj: int) -> tuple[bytes, int, int, int, int]:  # noqa: N802
     """Publish/subscribe is not modelled."""
-    return (sd, -1, -1, *_unsupported(hconn))
+    return (sd, -1, -1, *_unsupported(hconn, "MQSUB (publish/subscribe)"))
 
 
 def MQSUBRQ(hconn: int, hsub: int, action: int, sro: bytes) -> tuple[bytes, int, int]:  # noqa: N802
-    return (sro, *_unsupported(hconn))
+    return (sro, *_unsupported(hconn, "MQSUBRQ (publish/subscribe)"))
 
 
 def MQCB(hconn: int, operation: int, cbd: bytes, hobj: int, md: bytes, gmo: bytes) -> tuple[int, int]:  # noqa: N802
     """Asynchronous consumption is not modelled."""
-    return _unsupported(hconn)
+    return _unsupported(hconn, "MQCB (asynchronous consumption)")
 
 
 def MQCTL(hconn: int, operation: int, ctlo: bytes) -> tuple[int, int]:  # noqa: N802
-    return _unsupported(hconn)
+    return _unsupported(hconn, "MQCTL (asynchronous consumption)")
 
 
 def MQCBINIT(function: Any) -> None:  # noqa: N802
@@ -216,23 +221,23 @@ def MQCBINIT(function: Any) -> None:  # noqa: N802
 
 def MQCRTMH(hconn: int, cmho: bytes) -> tuple[int, int, int]:  # noqa: N802
     """Message handles are not modelled."""
-    return (0, *_unsupported(hconn))
+    return (0, *_unsupported(hconn, "MQCRTMH (message handles and properties)"))
 
 
 def MQDLTMH(hconn: int, hmsg: int, dmho: bytes) -> tuple[int, int]:  # noqa: N802
-    return _unsupported(hconn)
+    return _unsupported(hconn, "MQDLTMH (message handles and properties)")
 
 
 def MQSETMP(hconn: int, hmsg: int, *args: Any) -> tuple[int, int]:  # noqa: N802
-    return _unsupported(hconn)
+    return _unsupported(hconn, "MQSETMP (message properties)")
 
 
 def MQINQMP(hconn: int, hmsg: int, *args: Any) -> tuple[Any, int, str, int, int]:  # noqa: N802
-    return (None, 0, "", *_unsupported(hconn))
+    return (None, 0, "", *_unsupported(hconn, "MQINQMP (message properties)"))
 
 
 def MQDLTMP(hconn: int, hmsg: int, *args: Any) -> tuple[int, int]:  # noqa: N802
-    return _unsupported(hconn)
+    return _unsupported(hconn, "MQDLTMP (message properties)")
 
 
 def MQLOGCF(level: int, filename: str | None = None) -> tuple[int]:  # noqa: N802
