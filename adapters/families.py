@@ -86,9 +86,8 @@ UNREAD_OPTIONS: dict[str, str] = {
     "MQPMO_SCOPE_QMGR": "publish-subscribe", "MQPMO_SUPPRESS_REPLYTO": "publish-subscribe",
     "MQPMO_NOT_OWN_SUBS": "publish-subscribe", "MQCO_KEEP_SUB": "publish-subscribe",
     "MQCO_REMOVE_SUB": "publish-subscribe", "MQOO_NO_MULTICAST": "publish-subscribe (multicast)",
-    "MQPMO_MD_FOR_OUTPUT_ONLY": "message-properties (message handles)",
-    "MQGMO_PROPERTIES_FORCE_MQRFH2": "message-properties", "MQGMO_NO_PROPERTIES": "message-properties",
-    "MQGMO_PROPERTIES_IN_HANDLE": "message-properties", "MQGMO_PROPERTIES_COMPATIBILITY": "message-properties",
+    "MQPMO_MD_FOR_OUTPUT_ONLY": "message-properties (MQPMO_MD_FOR_OUTPUT_ONLY, which reference/properties.py does "
+                                "not model: the MQMD of a put from a message handle)",
     "MQGMO_CONVERT": "data-conversion",
 }
 # Options the model refuses as not modelled: no conforming scenario can use them, so their mutants cannot be told

@@ -22,6 +22,7 @@ from mq_conformance.reference.calls import (
     decode_channel,
     decode_channel_state,
     decode_cluster_queue,
+    decode_int,
     decode_define_qmgr,
     decode_deliver,
     decode_od,
@@ -33,6 +34,7 @@ from mq_conformance.reference.calls import (
     encode_structure,
     names,
 )
+from mq_conformance.reference import properties
 from mq_conformance.reference.cluster import Cluster
 from mq_conformance.reference.errors import NotModelled
 from mq_conformance.reference.tables import Spec
@@ -65,6 +67,7 @@ class ReferenceAdapter:
         self.world = self.world_type(**kwargs)
         self.connections: dict[str, tuple[str, int]] = {}  # name -> (queue manager, hconn)
         self.handles: dict[str, tuple[str, int, int]] = {}  # name -> (queue manager, hconn, hobj)
+        self.message_handles: dict[str, int] = {}  # hmsg name -> Hmsg (of the connection the call names)
 
     @property
     def qm(self) -> QueueManager:
@@ -141,13 +144,22 @@ class ReferenceAdapter:
         md = decode_structure("MD", args.get("MD"), "MD")
         pmo = decode_structure("PMO", args.get("PMO"), "PMO")
         data = decode_bytes(args.get("data", ""), "data")
-        return outcome(self.world.put(*self._handle(args), md, pmo, data))
+        qmgr, hconn, hobj = self._handle(args)
+        if any(key in args for key in properties.PUT_HANDLE_FIELDS):
+            return outcome(self._with_properties(args, qmgr, hconn,
+                                                 lambda: self.world.put(qmgr, hconn, hobj, md, pmo, data)))
+        return outcome(self.world.put(qmgr, hconn, hobj, md, pmo, data))
 
     def _put1(self, args: dict) -> Outcome:
         md = decode_structure("MD", args.get("MD"), "MD")
         pmo = decode_structure("PMO", args.get("PMO"), "PMO")
         data = decode_bytes(args.get("data", ""), "data")
-        return outcome(self.world.put1(*self._hconn(args), decode_od(args, "put1"), md, pmo, data))
+        qmgr, hconn = self._hconn(args)
+        od = decode_od(args, "put1")
+        if any(key in args for key in properties.PUT_HANDLE_FIELDS):
+            return outcome(self._with_properties(args, qmgr, hconn,
+                                                 lambda: self.world.put1(qmgr, hconn, od, md, pmo, data)))
+        return outcome(self.world.put1(qmgr, hconn, od, md, pmo, data))
 
     def _get(self, args: dict) -> Outcome:
         md = decode_structure("MD", args.get("MD"), "MD")
@@ -155,7 +167,62 @@ class ReferenceAdapter:
         length = args.get("BufferLength")
         if length is not None and (not isinstance(length, int) or isinstance(length, bool) or length < 0):
             raise CallError(f"expected a whole number >= 0, not {length!r}", "BufferLength")
-        return outcome(self.world.get(*self._handle(args), md, gmo, length))
+        qmgr, hconn, hobj = self._handle(args)
+        qm = self.world.qmgr(qmgr)
+        if "MsgHandle" in args or qm.last_hmsg:  # only a queue manager that ever made a message handle has properties
+            hmsg = self._hmsg(args["MsgHandle"], "MsgHandle") if "MsgHandle" in args else None
+            return outcome(properties.get_with_properties(qm, hconn, hobj, md, gmo, length, hmsg))
+        return outcome(self.world.get(qmgr, hconn, hobj, md, gmo, length))
+
+    # -- message properties (reference/properties.py) ---------------------------------------------------------
+    def _hmsg(self, name: Any, path: str = "hmsg") -> int:
+        """The Hmsg of a message handle name; a name never made is an unusable handle, as an unset MQHMSG is."""
+        if not isinstance(name, str) or not name:
+            raise CallError("expected a message handle name", path)
+        return self.message_handles.get(name, UNUSABLE_HOBJ)
+
+    def _with_properties(self, args: dict, qmgr: str, hconn: int, do_put: Callable[[], Result]) -> Result:
+        original = self._hmsg(args["OriginalMsgHandle"], "OriginalMsgHandle") if "OriginalMsgHandle" in args else None
+        new = self._hmsg(args["NewMsgHandle"], "NewMsgHandle") if "NewMsgHandle" in args else None
+        action = decode_int(args.get("Action", "MQACTP_NEW"), ("MQACTP",), "Action")
+        return properties.put_with_properties(self.world.qmgr(qmgr), hconn, original, new, action, do_put)
+
+    def _property_call(self, op: str, args: dict) -> tuple[Any, int, int, int]:
+        properties.check_property_call(op, args)
+        qmgr, hconn = self._hconn(args)
+        options = decode_options(args.get("Options", []), properties.OPTION_FAMILY[op], "Options")
+        return self.world.qmgr(qmgr), hconn, self._hmsg(args["hmsg"]), options
+
+    def _crtmh(self, args: dict) -> Outcome:
+        qm, hconn, _old, options = self._property_call("crtmh", args)
+        result = properties.create(qm, hconn, options)
+        self.message_handles[args["hmsg"]] = UNUSABLE_HOBJ if result.failed else result.hobj
+        result.hobj = None
+        return outcome(result)
+
+    def _dltmh(self, args: dict) -> Outcome:
+        qm, hconn, hmsg, _options = self._property_call("dltmh", args)
+        return outcome(properties.delete(qm, hconn, hmsg))
+
+    def _setmp(self, args: dict) -> Outcome:
+        qm, hconn, hmsg, options = self._property_call("setmp", args)
+        kind = properties.decode_type(args.get("Type"), "Type")
+        value = properties.decode_value(kind, args.get("Value"), "Value")
+        return outcome(properties.set_property(qm, hconn, hmsg, args["Name"], kind, value, options))
+
+    def _inqmp(self, args: dict) -> Outcome:
+        qm, hconn, hmsg, options = self._property_call("inqmp", args)
+        kind = properties.decode_type(args.get("Type", "MQTYPE_AS_SET"), "Type")
+        result = properties.inquire_property(qm, hconn, hmsg, args["Name"], kind, options)
+        answer, result.attributes = result.attributes, None
+        out = outcome(result)
+        if answer is not None:
+            out.property = {**answer, "Value": properties.outcome_value(answer["Value"])}
+        return out
+
+    def _dltmp(self, args: dict) -> Outcome:
+        qm, hconn, hmsg, options = self._property_call("dltmp", args)
+        return outcome(properties.delete_property(qm, hconn, hmsg, args["Name"], options))
 
     def _commit(self, args: dict) -> Outcome:
         return outcome(self.world.commit(*self._hconn(args)))
@@ -214,6 +281,7 @@ class ReferenceAdapter:
         "inquire": _inquire, "set": _set, "advance_clock": _advance_clock,
         "define_channel": _define_channel, "set_channel": _set_channel, "suspend_qmgr": _suspend_qmgr,
         "resume_qmgr": _resume_qmgr, "alter_queue": _alter_queue, "deliver": _deliver,
+        "crtmh": _crtmh, "dltmh": _dltmh, "setmp": _setmp, "inqmp": _inqmp, "dltmp": _dltmp,
     }
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from mq_conformance.reference import constants
 from mq_conformance.reference.calls import STRUCTURES, CallError, Outcome, decode_bytes, decode_field
 
-EXPECT_KEYS = ("CompCode", "Reason", "MD", "PMO", "GMO", "data", "DataLength", "attributes", "ObjectName")
+EXPECT_KEYS = ("CompCode", "Reason", "MD", "PMO", "GMO", "data", "DataLength", "attributes", "ObjectName", "property")
 
 
 MATCHERS = ("one_of", "not", "at_least", "at_most")
@@ -188,11 +188,32 @@ def match(expected: Mapping[str, Any], outcome: Outcome, bindings: Bindings) -> 
             problem = _match_attributes(want, outcome.attributes or {}, bindings)
         elif key == "ObjectName":
             problem = match_object_name(want, outcome.ObjectName)
+        elif key == "property":
+            problem = match_property(want, outcome.property)
         else:
             problem = f"{key}: not something an outcome has (expect one of {', '.join(EXPECT_KEYS)})"
         if problem:
             problems.append(problem)
     return problems
+
+
+def match_property(want: Any, have: Any) -> str | None:
+    """MQINQMP's answer (reference/properties.py): each of Name, Type and Value given is compared by value; a
+    byte-string Value as {hex: ...} in either case of hexadecimal digits."""
+    if not isinstance(have, Mapping):
+        return f"property: expected a property, but the call returned {have!r}"
+    problems = []
+    for name, expected in want.items():
+        actual = have.get(name)
+        if isinstance(expected, Mapping) and isinstance(actual, Mapping) and set(expected) == {"hex"}:
+            same = str(expected["hex"]).lower() == str(actual.get("hex", "")).lower()
+        else:
+            same = actual == expected and type(actual) is type(expected) or (
+                isinstance(actual, float) and isinstance(expected, int) and not isinstance(expected, bool)
+                and actual == expected)
+        if not same:
+            problems.append(f"property.{name}: expected {expected!r}, got {actual!r}")
+    return "; ".join(problems) or None
 
 
 def match_object_name(want: Any, have: Any) -> str | None:

@@ -44,6 +44,13 @@ from mq_conformance.reference.calls import (
     decode_structure,
 )
 
+from mq_conformance.reference.properties import (
+    GET_HANDLE_FIELDS,
+    PROPERTY_OPS,
+    PUT_HANDLE_FIELDS,
+    check_property_call,
+)
+
 from .matching import EXPECT_KEYS, is_variable
 from .yamlsource import LineDict, LineList, SourceError, line_at, load
 
@@ -144,6 +151,9 @@ def check_call(call: Call) -> None:
         return
     if op in CLUSTER_ARGUMENTS or op == "connect":
         check_cluster_call(op, args)
+    if op in PROPERTY_OPS:
+        check_property_call(op, args)
+        return
     if op in ("open", "put1"):
         decode_od(args, "")
     if op == "set":
@@ -173,10 +183,10 @@ def check_call(call: Call) -> None:
     known = {
         **CLUSTER_ARGUMENTS, "define_queue": set(), "define_qmgr": set(), "connect": {"connection", "qmgr"}, "disconnect": {"connection"}, "commit": {"connection"},
         "backout": {"connection"}, "advance_clock": {"milliseconds"},
-        "open": {"handle", "queue", "ObjectQMgrName", "DynamicQName", "Options", "connection"},
-        "close": {"handle", "Options"}, "put": {"handle", "MD", "PMO", "data"},
-        "put1": {"queue", "ObjectQMgrName", "MD", "PMO", "data", "connection"},
-        "get": {"handle", "MD", "GMO", "BufferLength"}, "inquire": {"handle", "Selectors"},
+        "open": {"handle", "queue", "ObjectQMgrName", "DynamicQName", "Options", "connection", "SelectionString"},
+        "close": {"handle", "Options"}, "put": {"handle", "MD", "PMO", "data", *PUT_HANDLE_FIELDS},
+        "put1": {"queue", "ObjectQMgrName", "MD", "PMO", "data", "connection", *PUT_HANDLE_FIELDS},
+        "get": {"handle", "MD", "GMO", "BufferLength", *GET_HANDLE_FIELDS}, "inquire": {"handle", "Selectors"},
         "set": {"handle", "Selectors", "IntAttrs"},
     }[op]
     for key in args:

@@ -32,6 +32,8 @@ OPS = {
     "inquire", "set", "advance_clock", "define_qmgr",
     # clusters (reference/cluster/): topology changes and channel delivery
     "define_channel", "set_channel", "suspend_qmgr", "resume_qmgr", "alter_queue", "deliver",
+    # message properties (reference/properties.py): MQCRTMH, MQDLTMH, MQSETMP, MQINQMP, MQDLTMP
+    "crtmh", "dltmh", "setmp", "inqmp", "dltmp",
 }
 
 
@@ -77,6 +79,7 @@ class Outcome:
     DataLength: int | None = None
     attributes: dict[str, Any] | None = None
     ObjectName: str | None = None  # MQOD ObjectName after MQOPEN of a model queue: the dynamic queue's name
+    property: dict[str, Any] | None = None  # MQINQMP's answer: {Name, Type, Value} (reference/properties.py)
     clauses: list[str] = field(default_factory=list)
     error: str | None = None
 
@@ -274,6 +277,7 @@ QUEUE_FIELDS: dict[str, tuple] = {
     "QType": ("enum", "MQQT"), "DefinitionType": ("enum", "MQQDT"), "BaseQName": ("text",),
     "BackoutThreshold": _INT, "BackoutRequeueQName": ("text",), "TriggerControl": ("enum", "MQTC"),
     "TriggerType": ("enum", "MQTT"), "TriggerDepth": _INT, "TriggerMsgPriority": _INT,
+    "PropertyControl": ("enum", "MQPROP"),  # reference/properties.py
 }
 
 

@@ -269,6 +269,8 @@ def get(
     gmo: MQGMO,
     buffer_length: int | None,
     via: QueueDefinition | None = None,
+    header=None,
+    exclude=None,
 ) -> Result:
     """MQGET on ``handle``: remove, set aside under syncpoint, or browse the message the options select.
 
@@ -279,6 +281,10 @@ def get(
     get.complete-msg.inconsistent-ccsids and get.complete-msg.inconsistent-encodings),
     get.no-msg-available, get.wait.* (get.wait.interval-error), get.returned-length, get.order.*, get.truncated.*,
     get.syncpoint.*, get.status.*, get.browse.mode-fixed-by-call.
+
+    ``header`` (reference/properties.py) gives the bytes put before the chosen message's data (an MQRFH2), so that
+    truncation counts them; ``exclude`` (reference/selection.py) passes over messages a selection string does not
+    select. The returned Result names the message chosen (``message``).
     """
     request = get_request(qm, gmo, md, handle)
     if request.refused is not None:
@@ -304,6 +310,9 @@ def get(
         co_op, now, interval = bool(handle.options & OO_CO_OP), qm.clock.now_ms, qm.mark_browse_interval
         skip = lambda m: browse_mark.marked_for(m, handle.hobj, co_op, now, interval)  # noqa: E731
         clauses.append("browse-mark.unmarked-browse-msg")
+    if exclude is not None:
+        marked = skip
+        skip = exclude if marked is None else (lambda m: exclude(m) or marked(m))  # noqa: E731
     if browse and not under_cursor:
         if options & GMO_BROWSE_NEXT and handle.browse_logical is not None \
                 and handle.browse_logical != logical:
@@ -386,6 +395,8 @@ def get(
         clauses.append("get.complete-msg.reassembled")
         pieces, inconsistent = segmentation.consistent_prefix(pieces)
     data = pieces[0].data if len(pieces) == 1 else b"".join(piece.data for piece in pieces)
+    if header is not None:
+        data = header(message) + data
     persistent = message.md.Persistence == MQPER_PERSISTENT
     if options & GMO_MARK_BROWSE_CO_OP and \
             browse_mark.coop_marked(message, qm.clock.now_ms, qm.mark_browse_interval):
@@ -483,7 +494,9 @@ def get(
     if gmo.Version >= MQGMO_VERSION_3:
         gmo_out.ReturnedLength = len(returned)  # get.returned-length
         gmo_out.MsgToken = message.token  # browse-mark.msg-token-returned
-    return Result(comp_code, VALUES[reason], clauses, out, None, gmo_out, returned, len(data))  # md, pmo, gmo, data
+    result = Result(comp_code, VALUES[reason], clauses, out, None, gmo_out, returned, len(data))  # md, pmo, gmo, data
+    result.message = message
+    return result
 
 
 def _browse_started(handle: ObjectHandle, restart: bool, logical: bool, result: Result) -> Result:

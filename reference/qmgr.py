@@ -17,6 +17,7 @@ from . import close as close_module
 from . import get as get_module
 from . import inquire as inquire_module
 from . import open as open_module
+from . import properties as properties_module
 from . import put as put_module
 from . import set as set_module
 from . import syncpoint
@@ -54,6 +55,9 @@ class QueueManager:
     last_hobj: int = 0
     last_uow: int = 0
     last_dynamic: int = 0  # dynamic queue names made from a prefix (reference/dynamic_queues.py)
+    message_handles: dict = field(default_factory=dict)  # Hmsg -> MessageHandle (reference/properties.py)
+    last_hmsg: int = 0
+    selections: dict = field(default_factory=dict)  # Hobj -> its MQOPEN SelectionString (reference/selection.py)
 
     def __post_init__(self) -> None:
         self.ids = IdGenerator(self.name, self.seed)
@@ -119,6 +123,7 @@ class QueueManager:
         for hobj in sorted(conn.handles):
             close_module.close_queue(self, conn, self.handles[hobj], 0)
         syncpoint.commit(self, conn)
+        properties_module.disconnect(self, hconn)
         del self.connections[hconn]
         return Result(clauses=["conn.disconnect-commits"])
 
@@ -189,16 +194,23 @@ class QueueManager:
         close_module.close_queue(self, conn, handle, 0)
         return result
 
-    def get(self, hconn: int, hobj: int, md: MQMD, gmo: MQGMO, buffer_length: int | None = None) -> Result:
-        """MQGET (see reference/get.py). ``buffer_length`` None means a buffer large enough for any message."""
+    def get(self, hconn: int, hobj: int, md: MQMD, gmo: MQGMO, buffer_length: int | None = None, *,
+            header=None, exclude=None) -> Result:
+        """MQGET (see reference/get.py). ``buffer_length`` None means a buffer large enough for any message;
+        ``header`` and ``exclude`` are the hooks of message properties and selection (reference/properties.py,
+        reference/selection.py)."""
         found = self._handle(hconn, hobj)
         if isinstance(found, Result):
             return found
         conn, handle = found
         if handle.deleted:  # _live_handle's check, inline (see put)
             return failure("MQRC_Q_DELETED", "close.delete.other-handles-q-deleted")
+        selection = self.selections.get(hobj) if self.selections else None
+        if selection is not None and exclude is None:
+            exclude = selection.excludes
         return get_module.get(self, conn, handle, self.queues[handle.queue], md, gmo, buffer_length,
-                              via=alias_module.definition_of(self, handle.alias) if handle.alias else None)
+                              via=alias_module.definition_of(self, handle.alias) if handle.alias else None,
+                              header=header, exclude=exclude)
 
     def commit(self, hconn: int) -> Result:
         """MQCMIT (see reference/syncpoint.py)."""

@@ -50,6 +50,7 @@ class QueueDefinition:
     TriggerType: int = 1  # MQTT_FIRST
     TriggerDepth: int = 1
     TriggerMsgPriority: int = 0
+    PropertyControl: int = 0  # MQPROP_COMPATIBILITY (reference/properties.py)
 
 
 @dataclass(slots=True)
@@ -65,6 +66,7 @@ class StoredMessage:
     handle_marks: set[int] | None = None  # handles that marked it with MQGMO_MARK_BROWSE_HANDLE
     coop_marked_at: int | None = None  # clock time of its co-operative mark, if any
     expires_at: int | None = None  # clock time its Expiry ends (reference/expiry.py); None: MQEI_UNLIMITED
+    properties: tuple | None = None  # its message properties (reference/properties.py); None: none
 
     @property
     def level(self) -> int:

@@ -35,6 +35,7 @@ class Result:
     hobj: int | None = None
     attributes: dict[str, Any] | None = None
     object_name: str | None = None  # MQOPEN of a model queue: the dynamic queue's name (MQOD ObjectName)
+    message: Any = None  # MQGET: the stored message returned (reference/properties.py reads its properties)
 
     @property
     def failed(self) -> bool:

@@ -290,7 +290,8 @@ def test_option_field_may_be_a_number_for_bits_no_name_defines():
     (("data",), {"fill": "", "length": 3}, "$.data.fill", "non-empty"),
     (("data",), {"fill": "x", "length": -1}, "$.data.length", "minimum"),
     (("data",), {"text": "x"}, "$.data", "none of the allowed forms"),
-    (("Data",), "x", "$", "'Data' is not one of ['handle', 'MD', 'PMO', 'data', 'op']"),
+    (("Data",), "x", "$", "'Data' is not one of ['handle', 'MD', 'PMO', 'data', 'OriginalMsgHandle', 'NewMsgHandle', "
+                          "'Action', 'op']"),
     (("MD",), "not a mapping", "$.MD", "not of type 'object'"),
 ])
 def test_malformed_call_is_refused_naming_its_path(path, value, where, fragment):
@@ -327,7 +328,9 @@ def test_every_op_has_a_minimal_accepted_call():
                "open": {"handle": "h", "queue": "Q"}, "close": {"handle": "h"}, "put": {"handle": "h"},
                "get": {"handle": "h"}, "inquire": {"handle": "h"}, "set": {"handle": "h"}, "define_channel": {"name": "TO.QM2"},
                "set_channel": {"name": "TO.QM2", "state": "MQCHS_STOPPED"}, "suspend_qmgr": {"qmgr": "QM2"},
-               "resume_qmgr": {"qmgr": "QM2"}, "alter_queue": {"name": "Q1"}}
+               "resume_qmgr": {"qmgr": "QM2"}, "alter_queue": {"name": "Q1"}, "crtmh": {"hmsg": "m"},
+               "dltmh": {"hmsg": "m"}, "setmp": {"hmsg": "m", "Name": "p", "Type": "MQTYPE_NULL"},
+               "inqmp": {"hmsg": "m", "Name": "p"}, "dltmp": {"hmsg": "m", "Name": "p"}}
     for op in OPS:
         validate_call({"op": op, **minimal.get(op, {})})
 

@@ -1,0 +1,668 @@
+"""Message properties: message handles (MQCRTMH, MQDLTMH), properties (MQSETMP, MQINQMP, MQDLTMP), and how MQPUT,
+MQPUT1 and MQGET carry them.
+
+Sources: "MQCRTMH - Create message handle", "MQDLTMH - Delete message handle", "MQSETMP - Set message property",
+"MQINQMP - Inquire message property", "MQDLTMP - Delete message property", "Property names", "Property name
+restrictions", "Property data types and values", "MQGMO - Get-message options" (the property options) and
+"PropertyControl (MQLONG)" (clauses.yaml documents `property-*`, `mq*mp`, `gmo-properties`). The data types are
+fixtures/tables/property-types.yaml, where MQGET puts the properties is property-control.yaml, and the type
+conversions of MQINQMP are property-conversions.yaml: this module looks rows up and does not restate them.
+
+A property's name is kept as the application gave it, less a leading ``usr.``: a name without a folder is in the
+``usr`` folder, so ``Color`` and ``usr.Color`` are one property, returned as ``Color`` (properties.names.usr-folder).
+A message handle belongs to the connection that made it (properties.handle.connection-scope). Values are the
+call language's: ``True``/``False``, ``int``, ``float``, ``str``, ``bytes``, or None for MQTYPE_NULL.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
+
+from .constants import VALUES, name_of
+from .errors import NotModelled
+from .result import MQCC_FAILED, MQCC_OK, MQCC_WARNING, Result, failure
+
+if TYPE_CHECKING:
+    from .qmgr import QueueManager
+    from .queue import StoredMessage
+
+MAX_NAME_LENGTH = 4095  # MQ_MAX_PROPERTY_NAME_LENGTH ("Property names")
+TYPES = {name: VALUES[name] for name in VALUES if name.startswith("MQTYPE_") and name != "MQTYPE_LONG"}
+SQL_KEYWORDS = frozenset({"NULL", "TRUE", "FALSE", "NOT", "AND", "OR", "BETWEEN", "LIKE", "IN", "IS", "ESCAPE"})
+# The JMS names an MQI application may set ("Property name restrictions", item 1); every other JMS* is refused.
+SETTABLE_JMS = frozenset({"JMSCorrelationID", "JMSReplyTo", "JMSType", "JMSXGroupID", "JMSXGroupSeq"})
+COMPAT_FOLDERS = frozenset({"mcd", "jms", "usr", "mqext"})  # PropertyControl MQPROP_COMPATIBILITY
+
+CMHO_VALIDATE, CMHO_NO_VALIDATION = VALUES["MQCMHO_VALIDATE"], VALUES["MQCMHO_NO_VALIDATION"]
+CMHO_KNOWN = CMHO_VALIDATE | CMHO_NO_VALIDATION
+IMPO_INQ_NEXT, IMPO_CONVERT_TYPE = VALUES["MQIMPO_INQ_NEXT"], VALUES["MQIMPO_CONVERT_TYPE"]
+IMPO_UNDER_CURSOR = VALUES["MQIMPO_INQ_PROP_UNDER_CURSOR"]
+IMPO_KNOWN = (IMPO_INQ_NEXT | IMPO_CONVERT_TYPE | IMPO_UNDER_CURSOR | VALUES["MQIMPO_QUERY_LENGTH"]
+              | VALUES["MQIMPO_CONVERT_VALUE"])
+SMPO_KNOWN = (VALUES["MQSMPO_SET_PROP_UNDER_CURSOR"] | VALUES["MQSMPO_SET_PROP_AFTER_CURSOR"]
+              | VALUES["MQSMPO_APPEND_PROPERTY"] | VALUES["MQSMPO_SET_PROP_BEFORE_CURSOR"])
+DMPO_UNDER_CURSOR = VALUES["MQDMPO_DEL_PROP_UNDER_CURSOR"]
+GMO_PROPERTY_OPTIONS = ("MQGMO_PROPERTIES_IN_HANDLE", "MQGMO_NO_PROPERTIES", "MQGMO_PROPERTIES_FORCE_MQRFH2",
+                        "MQGMO_PROPERTIES_COMPATIBILITY")
+MQTYPE_STRING, MQTYPE_NULL = VALUES["MQTYPE_STRING"], VALUES["MQTYPE_NULL"]
+RFH2_FORMAT = "MQHRF2  "
+NAME_VALUE_CCSID = 1208  # UTF-8: the CCSID of the folders the model writes (properties.rfh2.layout)
+MQENC_NATIVE = VALUES["MQENC_NATIVE"]
+
+
+@dataclass(frozen=True, slots=True)
+class Property:
+    """One property: its name as kept (no leading ``usr.``), its MQTYPE_* value and its value."""
+
+    name: str
+    type: int
+    value: Any
+
+
+@dataclass(slots=True)
+class MessageHandle:
+    """A message handle (Hmsg): the connection that made it, whether names are validated, its properties in the
+    order they were set, and the inquiry cursor of MQIMPO_INQ_NEXT (the name asked for and the position)."""
+
+    hmsg: int
+    hconn: int
+    validate: bool = True
+    properties: dict[str, Property] = field(default_factory=dict)
+    cursor: tuple[str, int] | None = None
+
+
+# -- tables -------------------------------------------------------------------------------------------------
+
+def type_row(qm: QueueManager, type_name: str):
+    """The property-types row of an MQTYPE_* name (None for a name that is no property type)."""
+    return qm.spec["properties.types"].lookup(type=type_name)
+
+
+def type_name(number: int) -> str:
+    """The MQTYPE_* name of a type value (MQTYPE_INT32 rather than its alias MQTYPE_LONG)."""
+    return name_of(number, "MQTYPE")
+
+
+# -- names --------------------------------------------------------------------------------------------------
+
+def kept_name(name: str) -> str:
+    """The name a property is kept under: without a leading ``usr.`` (properties.names.usr-folder)."""
+    return name[4:] if name.startswith("usr.") else name
+
+
+def folder_of(name: str) -> str:
+    """The MQRFH2 folder a kept name belongs to: the part before its first ``.``, else ``usr``."""
+    return name.split(".", 1)[0] if "." in name else "usr"
+
+
+def _identifier(part: str) -> bool:
+    """Whether ``part`` follows Java's identifier rules, as "Property names" requires of every name between dots."""
+    return bool(part) and (part[0].isalpha() or part[0] in "_$") and all(c.isalnum() or c in "_$" for c in part)
+
+
+def name_refusal(name: str, validate: bool, set_call: bool) -> tuple[str, str] | None:
+    """Why ``name`` cannot name a property on this call (reason, clause), or None.
+
+    Length first (properties.names.length), then, when the handle validates names, IBM's restrictions: Java
+    identifier characters with ``.`` between parts (properties.names.characters, properties.names.dots), no
+    JMS or usr.JMS name other than the settable ones (properties.names.jms-reserved), no SQL keyword
+    (properties.names.sql-keywords), at most one ``.`` after an ``mq`` prefix other than ``mq_usr``
+    (properties.names.mq-prefix), no ``Body``/``Root`` prefix (properties.names.body-root). Inquiry and
+    deletion check only the length and, for an inquiry, a ``%`` only at the end (properties.inquire.wildcard).
+    """
+    if not name or len(name) > MAX_NAME_LENGTH:
+        return "MQRC_PROPERTY_NAME_LENGTH_ERR", "properties.names.length"
+    if not set_call:
+        return None
+    if not validate:
+        return None
+    bare = kept_name(name)
+    if name.startswith("usr.JMS") or (name.startswith("JMS") and name not in SETTABLE_JMS):
+        return "MQRC_PROPERTY_NAME_ERROR", "properties.names.jms-reserved"
+    if bare.upper() in SQL_KEYWORDS:
+        return "MQRC_PROPERTY_NAME_ERROR", "properties.names.sql-keywords"
+    if name.startswith(("Body", "Root")) and not name.startswith("Root.MQMD."):
+        return "MQRC_PROPERTY_NAME_ERROR", "properties.names.body-root"
+    parts = name.split(".")
+    if any(not part for part in parts):
+        return "MQRC_PROPERTY_NAME_ERROR", "properties.names.dots"
+    if not all(_identifier(part) for part in parts):
+        return "MQRC_PROPERTY_NAME_ERROR", "properties.names.characters"
+    if name[:2].lower() == "mq" and not name.startswith("mq_usr") and len(parts) > 2:
+        return "MQRC_PROPERTY_NAME_ERROR", "properties.names.mq-prefix"
+    return None
+
+
+def mixed_content(properties: Iterable[str], name: str) -> bool:
+    """Whether setting ``name`` would make a name both a property and a group of properties ("a.b" and "a.b.c"):
+    the mixed content IBM refuses (properties.names.mixed-content)."""
+    for other in properties:
+        if other != name and (other.startswith(name + ".") or name.startswith(other + ".")):
+            return True
+    return False
+
+
+def wildcard_matches(pattern: str, name: str) -> bool:
+    """Whether kept name ``name`` answers ``pattern``: equal, or, for a pattern ending in ``%``, starting with what
+    comes before it (the wildcard matches any characters, dots included: properties.inquire.wildcard)."""
+    pattern = kept_name(pattern)
+    if pattern.endswith("%"):
+        return name.startswith(pattern[:-1])
+    return name == pattern
+
+
+# -- handles ------------------------------------------------------------------------------------------------
+
+def create(qm: QueueManager, hconn: int, options: int) -> Result:
+    """MQCRTMH: a new message handle of connection ``hconn`` with no properties, in ``Result.hobj``.
+
+    Clauses: properties.handle.create, properties.handle.options (unknown or contradictory MQCMHO options fail
+    with MQRC_OPTIONS_ERROR), conn.hconn-error.
+    """
+    if hconn not in qm.connections:
+        return failure("MQRC_HCONN_ERROR", "conn.hconn-error")
+    if options & ~CMHO_KNOWN or options & CMHO_KNOWN == CMHO_KNOWN:
+        return failure("MQRC_OPTIONS_ERROR", "properties.handle.options")
+    qm.last_hmsg += 1
+    qm.message_handles[qm.last_hmsg] = MessageHandle(qm.last_hmsg, hconn, validate=not options & CMHO_NO_VALIDATION)
+    return Result(hobj=qm.last_hmsg, clauses=["properties.handle.create"])
+
+
+def handle_of(qm: QueueManager, hconn: int, hmsg: int) -> MessageHandle | Result:
+    """The message handle ``hmsg`` if connection ``hconn`` may use it, else the failure.
+
+    Clauses: conn.hconn-error, properties.handle.hmsg-error (never made, deleted, or made by another connection:
+    properties.handle.connection-scope).
+    """
+    if hconn not in qm.connections:
+        return failure("MQRC_HCONN_ERROR", "conn.hconn-error")
+    handle = qm.message_handles.get(hmsg)
+    if handle is None:
+        return failure("MQRC_HMSG_ERROR", "properties.handle.hmsg-error")
+    if handle.hconn != hconn:
+        return failure("MQRC_HMSG_ERROR", "properties.handle.hmsg-error", "properties.handle.connection-scope")
+    return handle
+
+
+def delete(qm: QueueManager, hconn: int, hmsg: int) -> Result:
+    """MQDLTMH: the handle and its properties are gone; using it again fails with MQRC_HMSG_ERROR.
+
+    Clauses: properties.handle.delete, properties.handle.hmsg-error.
+    """
+    handle = handle_of(qm, hconn, hmsg)
+    if isinstance(handle, Result):
+        return handle
+    del qm.message_handles[hmsg]
+    return Result(clauses=["properties.handle.delete"])
+
+
+def disconnect(qm: QueueManager, hconn: int) -> None:
+    """MQDISC deletes the message handles of the connection (properties.handle.deleted-at-disconnect)."""
+    for hmsg in [h for h, handle in qm.message_handles.items() if handle.hconn == hconn]:
+        del qm.message_handles[hmsg]
+
+
+# -- MQSETMP, MQINQMP, MQDLTMP ------------------------------------------------------------------------------
+
+def check_value(qm: QueueManager, type_name_: str, value: Any) -> tuple[str, str] | None:
+    """Why ``value`` is not a value of the type (reason, clause), or None. A type that is no MQTYPE_* property
+    type (MQTYPE_AS_SET included) fails with MQRC_PROPERTY_TYPE_ERROR (properties.set.type-error); an integer out
+    of its type's range with MQRC_PROPERTY_VALUE_TOO_BIG (properties.types.*)."""
+    row = type_row(qm, type_name_)
+    if row is None:
+        return "MQRC_PROPERTY_TYPE_ERROR", "properties.set.type-error"
+    kind = row.then["json"]
+    ok = {
+        "boolean": isinstance(value, bool),
+        "hex": isinstance(value, bytes),
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "number": isinstance(value, (int, float)) and not isinstance(value, bool),
+        "string": isinstance(value, str),
+        "null": value is None,
+    }[kind]
+    if not ok:
+        return "MQRC_PROPERTY_TYPE_ERROR", "properties.set.type-error"
+    if kind == "integer" and not row.then["low"] <= value <= row.then["high"]:
+        return "MQRC_PROPERTY_VALUE_TOO_BIG", row.id
+    return None
+
+
+def set_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_: str, value: Any,
+                 options: int = 0) -> Result:
+    """MQSETMP: set or replace the property ``name`` of the handle.
+
+    Checks in order: the handle (properties.handle.*), the options (properties.set.options), the name
+    (:func:`name_refusal`), the type and value (:func:`check_value`), mixed content
+    (properties.names.mixed-content). A property set again keeps its place and takes the new type and value
+    (properties.set.replaces). Message-descriptor properties (``Root.MQMD.*``) are not modelled.
+    """
+    handle = handle_of(qm, hconn, hmsg)
+    if isinstance(handle, Result):
+        return handle
+    if options & ~SMPO_KNOWN:
+        return failure("MQRC_SMPO_ERROR", "properties.set.options")
+    if options:
+        raise NotModelled("MQSMPO cursor options (SET_PROP_UNDER/AFTER/BEFORE_CURSOR, APPEND_PROPERTY)")
+    refused = name_refusal(name, handle.validate, set_call=True)
+    if refused is not None:
+        return failure(*refused)
+    if name.startswith("Root.MQMD."):
+        raise NotModelled("message-descriptor properties (Root.MQMD.*)")
+    refused = check_value(qm, type_name_, value)
+    if refused is not None:
+        return failure(*refused)
+    key = kept_name(name)
+    if handle.validate and mixed_content(handle.properties, key):
+        return failure("MQRC_PROPERTY_NAME_ERROR", "properties.names.mixed-content")
+    row = type_row(qm, type_name_)
+    if isinstance(value, int) and not isinstance(value, bool) and row.then["json"] == "number":
+        value = float(value)
+    clauses = ["properties.set.replaces"] if key in handle.properties else []
+    handle.properties[key] = Property(key, TYPES[type_name_], value)
+    return Result(clauses=[*clauses, "properties.set", row.id])
+
+
+def _float32(value: float) -> float:
+    return struct.unpack("<f", struct.pack("<f", value))[0] if math.isfinite(value) else value
+
+
+def convert(qm: QueueManager, prop: Property, wanted: str) -> tuple[Any, str] | tuple[str, str, None]:
+    """The property's value as type ``wanted`` (value, clause), or the failure (reason, clause, None), as the
+    conversion rows say (fixtures/tables/property-conversions.yaml)."""
+    have = type_name(prop.type)
+    if have == wanted:
+        return prop.value, "properties.inquire.as-set"
+    row = qm.spec["properties.conversions"].lookup(**{"from": have, "to": wanted})
+    if row is None:
+        return "MQRC_PROP_CONV_NOT_SUPPORTED", "properties.conversions.not-supported", None
+    how, value = row.then["how"], prop.value
+    if how == "text":
+        if isinstance(value, bool):
+            return ("TRUE" if value else "FALSE"), row.id
+        return (repr(value) if isinstance(value, float) else str(value)), row.id
+    if how == "parse":
+        parsed = _parse(value, wanted)
+        if parsed is None:
+            return "MQRC_PROP_NUMBER_FORMAT_ERROR", row.id, None
+        value = parsed
+    elif how == "widen":
+        value = float(value)
+    target = type_row(qm, wanted)
+    if target.then["json"] == "integer" and not target.then["low"] <= value <= target.then["high"]:
+        return "MQRC_PROP_CONV_NOT_SUPPORTED", row.id, None
+    if wanted == "MQTYPE_FLOAT32":
+        value = _float32(float(value))
+    return value, row.id
+
+
+def _parse(text: str, wanted: str) -> Any:
+    if wanted == "MQTYPE_BOOLEAN":
+        return {"TRUE": True, "FALSE": False, "1": True, "0": False}.get(text.strip().upper())
+    try:
+        return float(text) if wanted.startswith("MQTYPE_FLOAT") else int(text.strip(), 10)
+    except ValueError:
+        return None
+
+
+def inquire_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_: str = "MQTYPE_AS_SET",
+                     options: int = 0) -> Result:
+    """MQINQMP: the value of the first property (MQIMPO_INQ_FIRST) or the next (MQIMPO_INQ_NEXT) that answers
+    ``name`` (a ``%`` at its end is a wildcard), in ``Result.attributes`` as ``{Name, Type, Value}``.
+
+    MQIMPO_INQ_NEXT continues after the property the last inquiry returned when it asks for the same name, else
+    starts at the first (properties.inquire.next). None left: MQRC_PROPERTY_NOT_AVAILABLE
+    (properties.inquire.not-available). The value is returned as set unless MQIMPO_CONVERT_TYPE asks for
+    ``type_name_`` (properties.inquire.as-set, properties.conversions.*). A failed inquiry leaves the cursor.
+    """
+    handle = handle_of(qm, hconn, hmsg)
+    if isinstance(handle, Result):
+        return handle
+    if options & ~IMPO_KNOWN:
+        return failure("MQRC_IMPO_ERROR", "properties.inquire.options")
+    if options & IMPO_UNDER_CURSOR:
+        raise NotModelled("MQIMPO_INQ_PROP_UNDER_CURSOR")
+    refused = name_refusal(name, handle.validate, set_call=False)
+    if refused is not None:
+        return failure(*refused)
+    if "%" in name[:-1]:
+        return failure("MQRC_PROPERTY_NAME_ERROR", "properties.inquire.wildcard")
+    if type_name_ != "MQTYPE_AS_SET" and type_row(qm, type_name_) is None:
+        return failure("MQRC_PROPERTY_TYPE_ERROR", "properties.inquire.type-error")
+    names = list(handle.properties)
+    start, clauses = 0, []
+    if options & IMPO_INQ_NEXT and handle.cursor is not None and handle.cursor[0] == name:
+        start = handle.cursor[1] + 1
+        clauses.append("properties.inquire.next")
+    for index in range(start, len(names)):
+        prop = handle.properties[names[index]]
+        if not wildcard_matches(name, prop.name):
+            continue
+        if "%" in name:
+            clauses.append("properties.inquire.wildcard")
+        if options & IMPO_CONVERT_TYPE and type_name_ != "MQTYPE_AS_SET":
+            converted = convert(qm, prop, type_name_)
+            if len(converted) == 3:
+                return failure(converted[0], converted[1])
+            value, clause = converted
+            returned_type = type_name_
+        else:
+            value, clause, returned_type = prop.value, "properties.inquire.as-set", type_name(prop.type)
+        handle.cursor = (name, index)
+        return Result(clauses=[*clauses, clause],
+                      attributes={"Name": prop.name, "Type": returned_type, "Value": value})
+    return failure("MQRC_PROPERTY_NOT_AVAILABLE", *clauses, "properties.inquire.not-available")
+
+
+def delete_property(qm: QueueManager, hconn: int, hmsg: int, name: str, options: int = 0) -> Result:
+    """MQDLTMP: delete the property ``name`` of the handle; none of that name: a warning, MQRC_PROPERTY_NOT_AVAILABLE.
+
+    Clauses: properties.delete, properties.delete.not-available, properties.delete.no-wildcard,
+    properties.delete.options, properties.names.length.
+    """
+    handle = handle_of(qm, hconn, hmsg)
+    if isinstance(handle, Result):
+        return handle
+    if options & ~DMPO_UNDER_CURSOR:
+        return failure("MQRC_DMPO_ERROR", "properties.delete.options")
+    if options:
+        raise NotModelled("MQDMPO_DEL_PROP_UNDER_CURSOR")
+    refused = name_refusal(name, handle.validate, set_call=False)
+    if refused is not None:
+        return failure(*refused)
+    if "%" in name:
+        return failure("MQRC_PROPERTY_NAME_ERROR", "properties.delete.no-wildcard")
+    key = kept_name(name)
+    if key not in handle.properties:
+        return Result(MQCC_WARNING, VALUES["MQRC_PROPERTY_NOT_AVAILABLE"], ["properties.delete.not-available"])
+    del handle.properties[key]
+    handle.cursor = None
+    return Result(clauses=["properties.delete"])
+
+
+# -- MQPUT and MQPUT1 ---------------------------------------------------------------------------------------
+
+def put_properties(qm: QueueManager, hconn: int, original: int | None, new: int | None, action: int
+                   ) -> tuple[tuple[Property, ...], list[str]] | Result:
+    """The properties a put gives its message: those of the PMO's OriginalMsgHandle, then those of its
+    NewMsgHandle over them (properties.put.original-handle, properties.put.new-handle). A handle the connection
+    cannot use fails the put with MQRC_HMSG_ERROR before anything is put (properties.handle.hmsg-error). Action
+    other than MQACTP_NEW is not modelled; one that is no MQACTP_* value fails with MQRC_ACTION_ERROR
+    (properties.put.action)."""
+    if action not in (VALUES["MQACTP_NEW"], VALUES["MQACTP_FORWARD"], VALUES["MQACTP_REPLY"],
+                      VALUES["MQACTP_REPORT"]):
+        return failure("MQRC_ACTION_ERROR", "properties.put.action")
+    if action != VALUES["MQACTP_NEW"]:
+        raise NotModelled("MQPMO Action other than MQACTP_NEW")
+    found: dict[str, Property] = {}
+    clauses = []
+    for hmsg, clause in ((original, "properties.put.original-handle"), (new, "properties.put.new-handle")):
+        if hmsg is None or hmsg == VALUES["MQHM_NONE"]:
+            continue
+        handle = handle_of(qm, hconn, hmsg)
+        if isinstance(handle, Result):
+            return handle
+        found.update(handle.properties)
+        clauses.append(clause)
+    return tuple(found.values()), clauses
+
+
+# -- MQGET --------------------------------------------------------------------------------------------------
+
+def gmo_property_option(options: int) -> str:
+    """The MQGMO property option in force: the one given, else MQGMO_PROPERTIES_AS_Q_DEF (zero)."""
+    for name in GMO_PROPERTY_OPTIONS:
+        if options & VALUES[name]:
+            return name
+    return "MQGMO_PROPERTIES_AS_Q_DEF"
+
+
+@dataclass(frozen=True, slots=True)
+class GetPlan:
+    """What a get does with properties, decided before it chooses a message: the property option, the queue's
+    PropertyControl, and the message handle to fill (None: none given, or one the option ignores)."""
+
+    option: str
+    property_control: str
+    handle: MessageHandle | None
+
+    def row(self, qm: QueueManager, properties: tuple[Property, ...]):
+        """The property-control row for a message with these properties."""
+        compat = any(folder_of(p.name) in COMPAT_FOLDERS for p in properties)
+        return qm.spec["properties.get"].lookup(option=self.option, property_control=self.property_control,
+                                                handle=self.handle is not None, compat_folder=compat)
+
+
+def plan_get(qm: QueueManager, hconn: int, options: int, hmsg: int | None, property_control: int
+             ) -> GetPlan | Result:
+    """The get's :class:`GetPlan`, or its failure: a MsgHandle the connection cannot use
+    (properties.handle.hmsg-error), or MQGMO_PROPERTIES_IN_HANDLE without one (properties.get.in-handle-needs-handle).
+    """
+    handle = None
+    if hmsg is not None and hmsg != VALUES["MQHM_NONE"]:
+        handle = handle_of(qm, hconn, hmsg)
+        if isinstance(handle, Result):
+            return handle
+    plan = GetPlan(gmo_property_option(options), name_of(property_control, "MQPROP"), handle)
+    row = plan.row(qm, ())
+    if row is not None and row.then["representation"] == "refused":
+        return failure(row.then["Reason"], row.id)
+    return plan
+
+
+def header_for(qm: QueueManager, plan: GetPlan, message: StoredMessage) -> tuple[bytes, str | None]:
+    """The MQRFH2 header MQGET puts before the message's data (empty when it puts none) and the row that decided.
+
+    A message without properties gets no header (properties.rfh2.only-with-properties).
+    """
+    properties = message.properties or ()
+    row = plan.row(qm, properties)
+    if row.then["representation"] == "not-modelled":
+        raise NotModelled("PropertyControl MQPROP_V6COMPAT")
+    if row.then["representation"] != "rfh2" or not properties:
+        return b"", row.id
+    return rfh2(qm, properties, message.md.Encoding, message.md.CodedCharSetId, message.md.Format), row.id
+
+
+def finish_get(qm: QueueManager, plan: GetPlan, message: StoredMessage, result: Result, header: bytes,
+               clauses_row: str | None) -> None:
+    """After a successful get: fill the message handle (its properties replaced by the message's:
+    properties.get.handle-replaced), or describe the MQRFH2 in the returned MQMD (properties.rfh2.md-format)."""
+    properties = message.properties or ()
+    row = plan.row(qm, properties)
+    if clauses_row:
+        result.clauses.append(clauses_row)
+    if row.then["representation"] == "handle" and plan.handle is not None:
+        plan.handle.properties = {p.name: p for p in properties}
+        plan.handle.cursor = None
+        result.clauses.append("properties.get.handle-replaced")
+    if header and result.md is not None:
+        result.md.Format, result.md.Encoding, result.md.CodedCharSetId = RFH2_FORMAT, MQENC_NATIVE, NAME_VALUE_CCSID
+        result.clauses.append("properties.rfh2.md-format")
+
+
+def _element(qm: QueueManager, leaf: str, prop: Property) -> str:
+    dt = type_row(qm, type_name(prop.type)).then["dt"]
+    if prop.type == MQTYPE_NULL:
+        return f'<{leaf} xsi:nil="true"></{leaf}>'
+    value = prop.value
+    if isinstance(value, bool):
+        text = "1" if value else "0"
+    elif isinstance(value, bytes):
+        text = value.hex()
+    elif isinstance(value, float):
+        text = repr(value)
+    else:
+        text = escape(str(value))
+    attribute = "" if dt == "string" else f' dt="{dt}"'
+    return f"<{leaf}{attribute}>{text}</{leaf}>"
+
+
+def folders(qm: QueueManager, properties: Iterable[Property]) -> list[str]:
+    """The NameValueData folders of an MQRFH2 holding ``properties``: one folder per first name part, each
+    property an element (nested for further dots), with its ``dt`` type (properties.rfh2.folders)."""
+    grouped: dict[str, list[tuple[list[str], Property]]] = {}
+    for prop in properties:
+        parts = prop.name.split(".") if "." in prop.name else ["usr", prop.name]
+        grouped.setdefault(parts[0], []).append((parts[1:], prop))
+    result = []
+    for folder, members in grouped.items():
+        body = ""
+        for path, prop in members:
+            element = _element(qm, path[-1], prop)
+            for parent in reversed(path[:-1]):
+                element = f"<{parent}>{element}</{parent}>"
+            body += element
+        result.append(f"<{folder}>{body}</{folder}>")
+    return result
+
+
+def rfh2(qm: QueueManager, properties: Iterable[Property], encoding: int, ccsid: int, fmt: str) -> bytes:
+    """An MQRFH2 (version 2) holding ``properties``, for data of ``encoding``, ``ccsid`` and ``fmt``: StrucId
+    ``RFH ``, Version 2, StrucLength, the data's Encoding, CodedCharSetId and Format, Flags 0, NameValueCCSID 1208,
+    then each folder as its length and its text padded with blanks to a multiple of four; integers little-endian
+    as MQENC_NATIVE on the platforms the suite runs on (properties.rfh2.layout)."""
+    tail = b""
+    for text in folders(qm, properties):
+        raw = text.encode("utf-8")
+        raw += b" " * (-len(raw) % 4)
+        tail += struct.pack("<i", len(raw)) + raw
+    length = 36 + len(tail)
+    head = b"RFH " + struct.pack("<iiii", 2, length, encoding, ccsid) + fmt.encode("ascii")[:8].ljust(8) + \
+        struct.pack("<ii", 0, NAME_VALUE_CCSID)
+    return head + tail
+
+
+def put_with_properties(qm: QueueManager, hconn: int, original: int | None, new: int | None, action: int,
+                        do_put: Callable[[], Result]) -> Result:
+    """An MQPUT or MQPUT1 (``do_put``) whose message takes the properties of the PMO's message handles
+    (:func:`put_properties`); every message the put places on this queue manager carries them, each segment of a
+    message the queue manager segments included (properties.put.copied)."""
+    found = put_properties(qm, hconn, original, new, action)
+    if isinstance(found, Result):
+        return found
+    properties, clauses = found
+    before = qm.last_seq
+    result = do_put()
+    if result.failed or not properties:
+        return result
+    for seq in range(before + 1, qm.last_seq + 1):
+        for queue in qm.queues.values():
+            message = queue.messages.get(seq)
+            if message is not None:
+                message.properties = properties
+                break
+    result.clauses.extend([*clauses, "properties.put.copied"])
+    return result
+
+
+def get_with_properties(qm: QueueManager, hconn: int, hobj: int, md, gmo, buffer_length: int | None,
+                        hmsg: int | None) -> Result:
+    """An MQGET that returns the message's properties as the property option, the queue's PropertyControl and the
+    MsgHandle decide (fixtures/tables/property-control.yaml): into the handle, as an MQRFH2 before the data, or
+    not at all. A get that fails changes no handle."""
+    handle = qm.handles.get(hobj)
+    if hconn not in qm.connections or handle is None or handle.hconn != hconn or handle.deleted:
+        return qm.get(hconn, hobj, md, gmo, buffer_length)
+    control = qm.queues[handle.queue].definition.PropertyControl
+    plan = plan_get(qm, hconn, gmo.Options, hmsg, control)
+    if isinstance(plan, Result):
+        return plan
+    decided: list[str | None] = []
+    made: list[bytes] = []
+
+    def header(message: StoredMessage) -> bytes:
+        prefix, row = header_for(qm, plan, message)
+        decided.append(row)
+        made.append(prefix)
+        return prefix
+
+    result = qm.get(hconn, hobj, md, gmo, buffer_length, header=header)
+    if result.comp_code != MQCC_FAILED and result.message is not None and made and \
+            result.reason != VALUES["MQRC_TRUNCATED_MSG_FAILED"]:
+        finish_get(qm, plan, result.message, result, made[-1], decided[-1])
+    return result
+
+
+def outcome_value(value: Any) -> Any:
+    """A property value in the call language: bytes as ``{hex: ...}``, everything else as JSON has it."""
+    return {"hex": value.hex()} if isinstance(value, bytes) else value
+
+
+__all__ = ["MessageHandle", "Property", "create", "delete", "set_property", "inquire_property", "delete_property",
+           "put_properties", "plan_get", "header_for", "finish_get", "rfh2", "MQCC_OK", "MQCC_FAILED"]
+
+
+# -- the call language (reference/calls.py) -----------------------------------------------------------------
+# crtmh {hmsg, Options: [MQCMHO_*]}; dltmh {hmsg}; setmp {hmsg, Name, Type: MQTYPE_*, Value, Options: [MQSMPO_*]};
+# inqmp {hmsg, Name, Type (default MQTYPE_AS_SET), Options: [MQIMPO_*]}; dltmp {hmsg, Name, Options: [MQDMPO_*]};
+# each with an optional connection. put and put1 take OriginalMsgHandle and NewMsgHandle (hmsg names) and Action
+# (an MQACTP_* name), get takes MsgHandle: the MQPMO and MQGMO fields, given beside the structure because they
+# name message handles rather than hold numbers. An inquiry's answer is the Outcome's ``property``.
+
+PROPERTY_OPS = {
+    "crtmh": {"hmsg", "connection", "Options"},
+    "dltmh": {"hmsg", "connection", "Options"},
+    "setmp": {"hmsg", "connection", "Name", "Type", "Value", "Options"},
+    "inqmp": {"hmsg", "connection", "Name", "Type", "Options"},
+    "dltmp": {"hmsg", "connection", "Name", "Options"},
+}
+OPTION_FAMILY = {"crtmh": "MQCMHO", "dltmh": "MQDMHO", "setmp": "MQSMPO", "inqmp": "MQIMPO", "dltmp": "MQDMPO"}
+PUT_HANDLE_FIELDS = ("OriginalMsgHandle", "NewMsgHandle", "Action")
+GET_HANDLE_FIELDS = ("MsgHandle",)
+
+
+def decode_type(value: Any, path: str, allow_as_set: bool = False) -> str:
+    """An MQTYPE_* name (MQTYPE_LONG reads as MQTYPE_INT32). A name that is no property type is kept, for the call
+    to fail with MQRC_PROPERTY_TYPE_ERROR as MQ's would."""
+    from .calls import CallError
+
+    if not isinstance(value, str) or not value.startswith("MQTYPE_") or value not in VALUES:
+        raise CallError(f"expected an MQTYPE_* name, not {value!r}", path)
+    return type_name(VALUES[value])
+
+
+def decode_value(type_name_: str, value: Any, path: str) -> Any:
+    """A property value from the call language: {hex: ...} for a byte string, JSON's own value otherwise."""
+    from .calls import CallError, decode_bytes
+
+    if type_name_ == "MQTYPE_BYTE_STRING":
+        if isinstance(value, str) or (isinstance(value, dict) and set(value) == {"hex"}):
+            return decode_bytes(value, path)
+        raise CallError("a byte string is text or {hex: ...}", path)
+    if value is not None and not isinstance(value, (bool, int, float, str)):
+        raise CallError(f"expected true/false, a number, text or null, not {value!r}", path)
+    return value
+
+
+def decode_name(args: dict, path: str = "Name") -> str:
+    """A property name: text (its length is checked by the call, as MQ's is)."""
+    from .calls import CallError
+
+    name = args.get("Name")
+    if not isinstance(name, str):
+        raise CallError("needs a property 'Name' (text)", path)
+    return name
+
+
+def check_property_call(op: str, args: dict) -> None:
+    """Decode a property op's arguments as the model would (for loading scenarios)."""
+    from .calls import CallError, decode_options
+
+    unknown = set(args) - PROPERTY_OPS[op]
+    if unknown:
+        raise CallError(f"unknown argument {sorted(unknown)[0]!r} of {op}", sorted(unknown)[0])
+    hmsg = args.get("hmsg")
+    if not isinstance(hmsg, str) or not hmsg:
+        raise CallError("needs an 'hmsg' name", "hmsg")
+    decode_options(args.get("Options", []), OPTION_FAMILY[op], "Options")
+    if op in ("setmp", "inqmp", "dltmp"):
+        decode_name(args)
+    if op == "setmp":
+        decode_value(decode_type(args.get("Type"), "Type"), args.get("Value"), "Value")
+    if op == "inqmp" and "Type" in args:
+        decode_type(args["Type"], "Type")

@@ -1,0 +1,110 @@
+"""Message properties (reference/properties.py): the rules the scenarios under fixtures/scenarios/properties show,
+pinned where a scenario cannot reach (the MQRFH2's bytes field by field, the protocol-1 gate) or where many
+values are cheaper to state as a table."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.conformance.runner import NOT_CLAIMED, PASSED, run_scenario
+from mq_conformance.conformance.scenario import load_scenarios
+from mq_conformance.fixtures import ROOT
+from mq_conformance.reference import QueueManager, properties
+from mq_conformance.reference.constants import name_of
+from mq_conformance.reference.calls import Call
+
+PROPERTY_SCENARIOS = ROOT / "scenarios" / "properties"
+
+
+def _names(validate: bool = True):
+    qm = QueueManager()
+    hconn = qm.connect().hconn
+    hmsg = properties.create(qm, hconn, 0 if validate else properties.CMHO_NO_VALIDATION).hobj
+    return qm, hconn, hmsg
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("Color", None), ("usr.Color", None), ("a.b_c.$d", None), ("mq_usr.a.b.c", None), ("mq.one", None),
+    ("JMSCorrelationID", None), ("Root.MQMD.Priority", "not-modelled"),
+    ("JMSDestination", "MQRC_PROPERTY_NAME_ERROR"), ("usr.JMSType", "MQRC_PROPERTY_NAME_ERROR"),
+    ("Like", "MQRC_PROPERTY_NAME_ERROR"), ("usr.escape", "MQRC_PROPERTY_NAME_ERROR"),
+    ("MQ.a.b", "MQRC_PROPERTY_NAME_ERROR"), ("Body", "MQRC_PROPERTY_NAME_ERROR"), ("Rooted", "MQRC_PROPERTY_NAME_ERROR"),
+    (".a", "MQRC_PROPERTY_NAME_ERROR"), ("a-b", "MQRC_PROPERTY_NAME_ERROR"), ("a=b", "MQRC_PROPERTY_NAME_ERROR"),
+    ("", "MQRC_PROPERTY_NAME_LENGTH_ERR"), ("x" * 4096, "MQRC_PROPERTY_NAME_LENGTH_ERR"),
+])
+def test_property_names_follow_ibms_restrictions(name, reason):
+    qm, hconn, hmsg = _names()
+    if reason == "not-modelled":
+        from mq_conformance.reference.errors import NotModelled
+        with pytest.raises(NotModelled):
+            properties.set_property(qm, hconn, hmsg, name, "MQTYPE_INT32", 1)
+        return
+    result = properties.set_property(qm, hconn, hmsg, name, "MQTYPE_INT32", 1)
+    assert (None if not result.failed else name_of(result.reason, "MQRC")) == reason
+
+
+def test_a_handle_without_validation_takes_any_name_of_a_valid_length():
+    qm, hconn, hmsg = _names(validate=False)
+    for name in ("between", "JMSFoo", "a..b", "a b"):
+        assert not properties.set_property(qm, hconn, hmsg, name, "MQTYPE_INT32", 1).failed
+    assert properties.set_property(qm, hconn, hmsg, "", "MQTYPE_INT32", 1).failed
+
+
+def test_rfh2_is_laid_out_as_ibm_documents_it():
+    qm = QueueManager()
+    props = [properties.Property("Color", 1024, "r<d"), properties.Property("n", 64, 7),
+             properties.Property("acme.flag", 4, True), properties.Property("acme.z", 2, None),
+             properties.Property("b", 8, b"\x01\xff")]
+    raw = properties.rfh2(qm, props, 546, 819, "MQSTR   ")
+    struc_id, version, length, encoding, ccsid = raw[:4], *struct.unpack("<iiii", raw[4:20])
+    assert (struc_id, version, length, encoding, ccsid) == (b"RFH ", 2, len(raw), 546, 819)
+    assert raw[20:28] == b"MQSTR   " and struct.unpack("<ii", raw[28:36]) == (0, 1208)
+    folders, offset = [], 36
+    while offset < len(raw):
+        (size,) = struct.unpack("<i", raw[offset:offset + 4])
+        assert size % 4 == 0
+        folders.append(raw[offset + 4:offset + 4 + size].decode("utf-8").rstrip(" "))
+        offset += 4 + size
+    assert length % 4 == 0 and offset == length
+    assert folders == ['<usr><Color>r&lt;d</Color><n dt="i4">7</n><b dt="bin.hex">01ff</b></usr>',
+                       '<acme><flag dt="boolean">1</flag><z xsi:nil="true"></z></acme>']
+
+
+def test_every_property_scenario_passes_on_the_model():
+    scenarios = load_scenarios([PROPERTY_SCENARIOS])
+    assert len(scenarios) >= 40
+    failing = [s.id for s in scenarios if run_scenario(s, ReferenceAdapter()).status != PASSED]
+    assert failing == []
+
+
+class _WithoutProperties(ReferenceAdapter):
+    """A protocol-1 implementation written before the capability: it claims everything else."""
+
+    capabilities = ReferenceAdapter.capabilities - {"properties"}
+
+
+def test_an_implementation_not_claiming_properties_sees_their_scenarios_as_not_claimed():
+    scenarios = load_scenarios([PROPERTY_SCENARIOS])
+    statuses = {run_scenario(s, _WithoutProperties()).status for s in scenarios}
+    assert statuses == {NOT_CLAIMED}
+
+
+def test_a_message_keeps_its_properties_through_a_unit_of_work_backout():
+    adapter = ReferenceAdapter()
+    for call in ({"op": "define_queue", "name": "Q1"},
+                 {"op": "open", "handle": "q", "queue": "Q1", "Options": ["MQOO_OUTPUT", "MQOO_INPUT_SHARED"]},
+                 {"op": "crtmh", "hmsg": "m"},
+                 {"op": "setmp", "hmsg": "m", "Name": "k", "Type": "MQTYPE_INT16", "Value": 3},
+                 {"op": "put", "handle": "q", "data": "x", "OriginalMsgHandle": "m"},
+                 {"op": "crtmh", "hmsg": "g"},
+                 {"op": "get", "handle": "q", "MsgHandle": "g", "GMO": {"Options": ["MQGMO_SYNCPOINT"]}},
+                 {"op": "backout"},
+                 {"op": "dltmp", "hmsg": "g", "Name": "k"},
+                 {"op": "get", "handle": "q", "MsgHandle": "g"}):
+        outcome = adapter.execute(Call.from_json(call))
+        assert outcome.CompCode == "MQCC_OK", (call, outcome)
+    answer = adapter.execute(Call.from_json({"op": "inqmp", "hmsg": "g", "Name": "k"}))
+    assert answer.property == {"Name": "k", "Type": "MQTYPE_INT16", "Value": 3}
