@@ -460,6 +460,23 @@ def build_parser() -> argparse.ArgumentParser:
     strength.add_argument("--only", help="only the mutants whose name contains this text")
     strength.add_argument("--no-tests", action="store_true", help="scenarios only: no table tests or state machines")
 
+    emulator = commands.add_parser("emulator", help="run one emulated IBM MQ queue manager (the model) that "
+                                                    "ibmmq applications in other processes reach (docs/emulator.md)")
+    emulator.add_argument("--listen", metavar="ADDRESS",
+                          help="where to listen: host:port, host(port) or unix:/path (e.g. localhost:1414)")
+    emulator.add_argument("--qmgr", default="QM1", help="the queue manager's name (default QM1)")
+    emulator.add_argument("--developer", action="store_true",
+                          help="add IBM's developer objects: DEV.QUEUE.1-3, DEV.DEAD.LETTER.QUEUE (the DLQ), "
+                               "DEV.APP.MODEL.QUEUE")
+    emulator.add_argument("--user", action="append", default=[], metavar="NAME:PASSWORD",
+                          help="a user and password applications may connect with (repeat; wrong ones get "
+                               "MQRC_NOT_AUTHORIZED); without any, credentials are not checked")
+    emulator.add_argument("--virtual-clock", action="store_true",
+                          help="the model's clock, moving only when told, instead of the wall clock")
+    emulator.add_argument("--install-hook", action="store_true",
+                          help="install the one-line .pth that makes 'import ibmmq' use the emulator in every "
+                               "process of this Python environment where MQCONF_EMULATOR is set")
+
     commands.add_parser("adapters", help="list the adapters that can be named")
     lint_parser = commands.add_parser("lint", help="check that scenario files load and every clause they cite "
                                       "exists (default: the suite's own scenarios and tables)")
@@ -468,6 +485,36 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_campaign_parser(commands)
     return parser
+
+
+def run_emulator(args: argparse.Namespace) -> int:
+    """``mqconf emulator``: install the hook, or listen until interrupted."""
+    from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, hook
+
+    if args.install_hook:
+        print(f"installed {hook.install_pth()}: set MQCONF_EMULATOR=1 (or an address) to use the emulator")
+        if not args.listen:
+            return EXIT_OK
+    if not args.listen:
+        raise AdapterError("mqconf emulator: say where to listen (--listen localhost:1414) or --install-hook")
+    users = {}
+    for entry in args.user:
+        name, sep, password = entry.partition(":")
+        if not sep or not name:
+            raise AdapterError(f"--user {entry!r}: give NAME:PASSWORD")
+        users[name] = password
+    try:
+        listener = hook.listen(args.listen, qmgr=args.qmgr, developer=args.developer, users=users,
+                               real_time=not args.virtual_clock)
+    except (EmulatorUnavailable, ValueError) as exc:
+        raise AdapterError(f"mqconf emulator: {exc}") from None
+    print(f"mqconf emulator: queue manager {args.qmgr} listening at {listener.address}; "
+          f"MQCONF_EMULATOR=1 in an application's environment reaches it", flush=True)
+    try:
+        listener.serve_forever()
+    finally:
+        listener.close()
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -512,6 +559,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.claim is not None:
                 claim = check_claim([n.strip() for n in args.claim.split(",") if n.strip()], "--claim")
             return serve_stdio(claim, None if args.adapter == "reference" else load(args.adapter))
+        if args.command == "emulator":
+            return run_emulator(args)
         if args.command == "adapters":
             for name, origin in sorted(available().items()):
                 print(f"{name}\t{origin}")

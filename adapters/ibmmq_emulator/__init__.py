@@ -41,20 +41,33 @@ class EmulatorUnavailable(Exception):
     """``ibmmq`` is not installed, or was already imported with IBM's own native module."""
 
 
-def install() -> None:
-    """Make ``import ibmmq`` use the emulated native module. Idempotent.
+def install(module: Any = None) -> None:
+    """Make ``import ibmmq`` use the emulated native module (the in-process one, or ``module``). Idempotent.
 
     Must run before ``ibmmq`` is first imported in this process; if ``ibmmq`` was already imported with IBM's
     real native module (an installed MQ client), :class:`EmulatorUnavailable` says so rather than mixing the two.
     """
+    module = module or native
     current = sys.modules.get(NATIVE_NAME)
-    if current is native:
+    if current is module:
         return
-    if current is not None or _imported_with_real_native():
+    if current is not None or _imported_with_real_native(module):
         raise EmulatorUnavailable(
             "ibmmq was already imported with IBM's native module (an IBM MQ client is installed); install the "
             "emulator before the first 'import ibmmq' in this process, e.g. run the tests in a fresh process")
-    sys.modules[NATIVE_NAME] = native
+    sys.modules[NATIVE_NAME] = module
+
+
+def install_remote() -> None:
+    """Make ``import ibmmq`` reach ``mqconf emulator --listen`` (:mod:`.remote`; where: ``MQCONF_EMULATOR``)."""
+    from . import remote
+
+    install(remote)
+
+
+def remote_requested() -> bool:
+    """Whether ``MQCONF_EMULATOR`` asks this process to use a listening emulator."""
+    return bool(os.environ.get("MQCONF_EMULATOR", "").strip())
 
 
 def ibm_client_loadable() -> bool:
@@ -78,10 +91,14 @@ def install_unless_client() -> bool:
     """Install the emulator when ``ibmmq`` is installed but IBM's client is not (so ``import ibmmq`` would fail
     anyway), or when ``MQCONF_IBMMQ_EMULATOR=1`` asks for it; never over an ``ibmmq`` already imported. The pytest
     plugin calls this at start-up, so test modules may ``import ibmmq`` at their top. Returns whether installed."""
-    if sys.modules.get(NATIVE_NAME) is native:
+    current = sys.modules.get(NATIVE_NAME)
+    if current is not None and getattr(current, "__name__", "").startswith(__name__):
         return True
     if "ibmmq" in sys.modules or NATIVE_NAME in sys.modules:
         return False
+    if remote_requested():
+        install_remote()
+        return True
     forced = os.environ.get("MQCONF_IBMMQ_EMULATOR", "").strip() == "1"
     if not forced and (importlib.util.find_spec("ibmmq") is None or ibm_client_loadable()):
         return False
@@ -89,9 +106,10 @@ def install_unless_client() -> bool:
     return True
 
 
-def _imported_with_real_native() -> bool:
+def _imported_with_real_native(module: Any = None) -> bool:
+    module = module or native
     package = sys.modules.get("ibmmq")
-    return package is not None and getattr(package, "ibmmqc", native) is not native
+    return package is not None and getattr(package, "ibmmqc", module) is not module
 
 
 def load_ibmmq() -> Any:

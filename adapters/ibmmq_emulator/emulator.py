@@ -67,6 +67,8 @@ MQRC_SELECTOR_NOT_FOR_TYPE = 2068
 MQRC_CONNECTION_BROKEN = 2009
 MQRC_NO_MSG_AVAILABLE = 2033
 MQGMO_WAIT = 1
+CONTEXT_OPTIONS = (V["MQPMO_SET_IDENTITY_CONTEXT"] | V["MQPMO_SET_ALL_CONTEXT"] | V["MQPMO_PASS_IDENTITY_CONTEXT"]
+                   | V["MQPMO_PASS_ALL_CONTEXT"] | V["MQPMO_NO_CONTEXT"])
 MQWI_UNLIMITED = -1
 MQIAV_NOT_APPLICABLE = -1
 MQHC_UNUSABLE_HCONN = -1
@@ -122,6 +124,8 @@ class _Conn:
     qmgr: str
     hconn: int  # the model's Hconn
     special: dict[int, _Special] = field(default_factory=dict)
+    user: str = ""  # the identity a put with default context carries (UserIdentifier, PutApplName)
+    appl: str = ""
 
 
 def ibm() -> Any:
@@ -230,6 +234,7 @@ class Emulator:
         self._changed = threading.Condition(self._lock)
         self.real_time = real_time  # the clock follows the wall clock (PutDate/PutTime, expiry, mark intervals)
         self.waits = waits  # MQGMO_WAIT waits in real time; False: the model's wait (its clock moves instead)
+        self.context = waits  # a put with default context carries the connection's identity (the model's: none)
         self.reset()
 
     @contextmanager
@@ -267,9 +272,8 @@ class Emulator:
             if self.real_time:
                 self._tick()
             self._created = self._stamp()
-            for row in standing_objects.standing().objects:  # a new queue manager's default objects
-                attributes = {key: standing_objects.resolve(value, {}) for key, value in row.items()}
-                self.world.define_queue(None, QueueDefinition(**attributes), {})
+            self.qmgr_changes: dict[str, Any] = {}  # queue-manager attributes changed since creation
+            self._define_objects(standing_objects.standing().objects)
             for name in self._queues:
                 self.define_queue(name)
 
@@ -301,6 +305,19 @@ class Emulator:
         with self._lock:
             self.world.define_queue(None, definition, {})
             self.defined(self._qmgr_name, name)
+
+    def _define_objects(self, rows: tuple[dict[str, Any], ...]) -> None:
+        for row in rows:
+            attributes = {key: standing_objects.resolve(value, {}) for key, value in row.items()}
+            self.world.define_queue(None, QueueDefinition(**attributes), {})
+
+    def developer(self) -> None:
+        """Add what IBM's developer configuration has (DEV.QUEUE.1-3, DEV.DEAD.LETTER.QUEUE as the dead-letter
+        queue, DEV.APP.MODEL.QUEUE). Clause: emulator.default-objects."""
+        table = standing_objects.standing()
+        with self._lock:
+            self._define_objects(table.developer_objects)
+            self.qmgr_changes.update(table.developer_qmgr)
 
     # -- the attributes the model keeps no rule about -------------------------------------------------------
     def _stamp(self) -> tuple[str, str]:
@@ -351,8 +368,9 @@ class Emulator:
         text = text or self._qmgr_name
         return text if text in self.world.qmgrs else None
 
-    def connect(self, name: Any) -> tuple[int, int, int]:
-        """MQCONN/MQCONNX: ``(hconn, CompCode, Reason)``."""
+    def connect(self, name: Any, user: str = "", appl: str = "") -> tuple[int, int, int]:
+        """MQCONN/MQCONNX: ``(hconn, CompCode, Reason)``; ``user`` and ``appl`` are the connection's identity
+        (UserIdentifier and PutApplName of its puts with default context)."""
         with self._call():
             qmgr = self._qmgr_of(name if isinstance(name, bytes | str) else b"")
             if qmgr is None:
@@ -361,8 +379,16 @@ class Emulator:
             if result.failed:
                 return MQHC_UNUSABLE_HCONN, result.comp_code, result.reason
             hconn = next(_HCONNS)
-            self._conns[hconn] = _Conn(qmgr, result.hconn)
+            self._conns[hconn] = _Conn(qmgr, result.hconn, user=user, appl=appl)
             return hconn, result.comp_code, result.reason
+
+    def abandon(self, hconn: int) -> None:
+        """A connection whose application went away (its socket closed): uncommitted work is backed out, then it
+        is disconnected."""
+        with self._call():
+            if self._conn(hconn) is not None:
+                self.MQBACK(hconn)
+                self.MQDISC(hconn)
 
     def MQDISC(self, hconn: int) -> tuple[int, int]:
         with self._call():
@@ -453,7 +479,7 @@ class Emulator:
                 return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_HCONN_ERROR
             if hobj in conn.special:
                 return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_NOT_OPEN_FOR_OUTPUT
-            model_md, model_pmo = self._put_structures(md, pmo)
+            model_md, model_pmo = self._put_structures(md, pmo, conn)
             result = self._model(lambda: self.world.put(conn.qmgr, conn.hconn, hobj, model_md, model_pmo,
                                                         bytes(data)))
             self._serve(conn.qmgr)
@@ -471,7 +497,7 @@ class Emulator:
             if od.ObjectType != MQOT_Q:
                 refused = refuse(f"MQPUT1 to object type {od.ObjectType} ({object_type_name(od.ObjectType)})")
                 return md.pack(), pmo.pack(), refused.comp_code, refused.reason
-            model_md, model_pmo = self._put_structures(md, pmo)
+            model_md, model_pmo = self._put_structures(md, pmo, conn)
             model_od = MQOD(ObjectName=name, ObjectQMgrName=_text(od.ObjectQMgrName),
                             DynamicQName=_text(od.DynamicQName))
             result = self._model(lambda: self.world.put1(conn.qmgr, conn.hconn, model_od, model_md, model_pmo,
@@ -479,9 +505,14 @@ class Emulator:
             self._serve(conn.qmgr)
             return self._put_reply(md, pmo, result)
 
-    @staticmethod
-    def _put_structures(md: Any, pmo: Any) -> tuple[MQMD, MQPMO]:
-        return to_model(md, MD_FIELDS, MQMD()), to_model(pmo, PMO_FIELDS, MQPMO())
+    def _put_structures(self, md: Any, pmo: Any, conn: _Conn) -> tuple[MQMD, MQPMO]:
+        model_md, model_pmo = to_model(md, MD_FIELDS, MQMD()), to_model(pmo, PMO_FIELDS, MQPMO())
+        if self.context and not model_pmo.Options & CONTEXT_OPTIONS:
+            # MQPMO_DEFAULT_CONTEXT (or no context option): the queue manager sets the identity and origin
+            # context (MQPMO_DEFAULT_CONTEXT; the application's own context with SET_*, none with NO_CONTEXT)
+            model_md.UserIdentifier = conn.user[:12]
+            model_md.PutApplName = conn.appl[:28]
+        return model_md, model_pmo
 
     @staticmethod
     def _put_reply(md: Any, pmo: Any, result: Result) -> tuple[bytes, bytes, int, int]:
@@ -600,7 +631,7 @@ class Emulator:
         model = {"mark_browse_interval": qm.mark_browse_interval, "max_msg_length": qm.max_msg_length}
         values: dict[int, Any] = {}
         for number in numbers:
-            value = standing_objects.qmgr_attribute(selector_name(number), names, model)
+            value = standing_objects.qmgr_attribute(selector_name(number), names, model, self.qmgr_changes)
             if value is None:
                 return None
             values[number] = value

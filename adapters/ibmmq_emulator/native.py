@@ -20,6 +20,9 @@ CompCode, Reason)``; MQSUB ``(MQSD, Hobj, Hsub, CompCode, Reason)``; MQCRTMH ``(
 
 from __future__ import annotations
 
+import getpass
+import os
+import sys
 import threading
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -83,11 +86,26 @@ def _owner(hconn: Any) -> Emulator | None:
         return _owners.get(hconn) if isinstance(hconn, int) else None
 
 
-def _connect(name: Any) -> tuple[int, int, int]:
+def _this_process() -> tuple[str, str]:
+    """The identity of this process: the user it runs as and the program's name (PutApplName)."""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):  # no name for this uid (a container)
+        user = str(os.getuid()) if hasattr(os, "getuid") else ""
+    return user, os.path.basename(sys.argv[0] if sys.argv and sys.argv[0] else sys.executable)
+
+
+def connect_as(name: Any, user: str, appl: str) -> tuple[int, int, int]:
+    """MQCONN to the active emulator with an identity given by the caller (the listener's clients)."""
+    return _connect(name, (user, appl))
+
+
+def _connect(name: Any, identity: tuple[str, str] | None = None) -> tuple[int, int, int]:
     emulator = active()
     if emulator is None:
         return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NOT_AVAILABLE
-    hconn, comp, reason = emulator.connect(name)
+    user, appl = identity or _this_process()
+    hconn, comp, reason = emulator.connect(name, user=user, appl=appl)
     if comp != MQCC_FAILED:
         with _lock:
             _owners[hconn] = emulator

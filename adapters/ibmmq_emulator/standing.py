@@ -41,6 +41,8 @@ class Standing:
     qmgr: dict[str, Any]
     queue: dict[str, QueueAttribute]
     objects: tuple[dict[str, Any], ...]
+    developer_qmgr: dict[str, Any]  # what IBM's developer configuration changes and adds
+    developer_objects: tuple[dict[str, Any], ...]
 
 
 @lru_cache(maxsize=1)
@@ -51,8 +53,10 @@ def standing() -> Standing:
     data = yaml.safe_load(text)
     queue = {name: QueueAttribute(row["value"], frozenset(row["types"]), bool(row["settable"]))
              for name, row in data["queue"].items()}
+    developer = data.get("developer") or {}
     return Standing(int(data["release"]["command_level"]), str(data["release"]["version"]), dict(data["qmgr"]),
-                    queue, tuple(dict(row) for row in data["objects"]))
+                    queue, tuple(dict(row) for row in data["objects"]), dict(developer.get("qmgr") or {}),
+                    tuple(dict(row) for row in developer.get("objects") or ()))
 
 
 def constant(name: str) -> int | None:
@@ -91,14 +95,16 @@ def resolve(value: Any, names: dict[str, Any]) -> Any:
     return value
 
 
-def qmgr_attribute(selector: str, names: dict[str, Any], model_values: dict[str, Any]) -> Any:
+def qmgr_attribute(selector: str, names: dict[str, Any], model_values: dict[str, Any],
+                   changed: dict[str, Any] | None = None) -> Any:
     """The value MQINQ returns for the queue-manager selector ``selector`` (None when the queue manager has no
-    such attribute: MQRC_SELECTOR_ERROR). ``model_values`` answers the ``{model:...}`` entries (the model's own
-    queue-manager attributes). Clause: emulator.qmgr-attributes."""
+    such attribute: MQRC_SELECTOR_ERROR); ``changed`` holds values changed since creation. ``model_values``
+    answers the ``{model:...}`` entries (the model's own queue-manager attributes).
+    Clause: emulator.qmgr-attributes."""
     table = standing().qmgr
     if selector not in table:
         return None
-    raw = table[selector]
+    raw = changed[selector] if changed and selector in changed else table[selector]
     if isinstance(raw, str) and raw.startswith("{model:"):
         return model_values[raw[len("{model:"):-1]]
     return resolve(raw, names)

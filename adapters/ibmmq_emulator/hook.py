@@ -1,0 +1,52 @@
+"""Starting the listening emulator, and the one documented step that puts the emulated native module under
+``import ibmmq`` in every other process.
+
+``mqconf emulator --install-hook`` writes ``mq_conformance_emulator.pth`` into this environment's site-packages: a
+one-line hook Python runs at start-up, which does nothing unless ``MQCONF_EMULATOR`` is set, and then installs
+:mod:`.remote` as ``ibmmq.ibmmqc`` before the application imports ``ibmmq``. (In pytest the suite's plugin does
+the same without the hook.)
+"""
+
+from __future__ import annotations
+
+import sys
+import sysconfig
+from collections.abc import Mapping
+from pathlib import Path
+
+PTH_NAME = "mq_conformance_emulator.pth"
+PTH_LINE = ("import os; os.environ.get('MQCONF_EMULATOR', '').strip() and "
+            "__import__('mq_conformance.adapters.ibmmq_emulator.hook', fromlist=['boot']).boot()\n")
+
+
+def boot() -> None:
+    """The start-up hook: install the remote native module when ``MQCONF_EMULATOR`` asks for it and ``ibmmq`` is
+    not imported yet; a failure never stops the interpreter (it is reported once on stderr)."""
+    try:
+        from . import install_unless_client
+
+        install_unless_client()
+    except Exception as exc:  # noqa: BLE001 - a start-up hook must not break every Python process
+        print(f"mq_conformance emulator hook: {exc}", file=sys.stderr)
+
+
+def install_pth(site_packages: Path | None = None) -> Path:
+    """Write the start-up hook into ``site_packages`` (default: this environment's); returns its path."""
+    folder = site_packages or Path(sysconfig.get_paths()["purelib"])
+    path = folder / PTH_NAME
+    path.write_text(PTH_LINE)
+    return path
+
+
+def listen(address: str, qmgr: str = "QM1", developer: bool = False, users: Mapping[str, str] | None = None,
+           real_time: bool = True):
+    """A started :class:`~.server.Listener` for a new emulated queue manager (not yet serving)."""
+    from . import load_ibmmq
+    from .emulator import Emulator
+    from .server import Listener
+
+    load_ibmmq()
+    emulator = Emulator(qmgr=qmgr, real_time=real_time)
+    if developer:
+        emulator.developer()
+    return Listener(address, emulator, users)

@@ -1,0 +1,190 @@
+"""The emulated native module of an application whose queue manager is ``mqconf emulator --listen``: the same
+functions as :mod:`.native`, each sent over a socket to the listening emulator (:mod:`.wire`).
+
+Installed as ``ibmmq.ibmmqc`` by :func:`mq_conformance.adapters.ibmmq_emulator.install_remote` when the
+environment variable ``MQCONF_EMULATOR`` is set (the suite's pytest plugin and ``.pth`` hook read it). Every
+MQCONN/MQCONNX opens its own socket, to the address the application would reach a real queue manager at:
+
+- ``MQCONF_EMULATOR=host(port)`` (or ``host:port``, ``unix:/path``): every connection goes there;
+- ``MQCONF_EMULATOR=1``: the ConnectionName of the MQCD the application gives (``ibmmq.connect("QM1",
+  "DEV.APP.SVRCONN", "localhost(1414)")``), else the MQSERVER variable (``CHANNEL/TCP/host(port)``), else
+  ``localhost(1414)``.
+
+The user and password of an MQCSP go to the emulator (which may refuse them with MQRC_NOT_AUTHORIZED); so do the
+user this process runs as and the program's name, the identity its puts carry.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from typing import Any
+
+from . import native, wire
+from .emulator import MQCC_FAILED, MQHC_UNUSABLE_HCONN, MQRC_Q_MGR_NOT_AVAILABLE, EmulatorError
+
+# The module attributes IBM's Python layer reads, as the in-process module has them.
+__version__ = native.__version__
+__cmdlevel__ = native.__cmdlevel__
+__mqbuild__ = "client"
+__strucversions__ = native.__strucversions__
+error = EmulatorError
+globals()["ibmmqc.error"] = EmulatorError
+
+DEFAULT_ADDRESS = "localhost(1414)"
+ENVIRONMENT = "MQCONF_EMULATOR"
+
+
+class _Channel:
+    """One connection's socket; one call at a time on it."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.lock = threading.Lock()
+
+    def call(self, name: str, *args: Any) -> list:
+        with self.lock:
+            wire.send(self.sock, [name, *args])
+            reply = wire.receive(self.sock)
+        if reply[0] == "ok":
+            return reply[1]
+        raise EmulatorError(reply[1])
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+_lock = threading.Lock()
+_channels: dict[int, _Channel] = {}
+
+
+def address_for(cd: bytes | None) -> str:
+    """Where this connection's queue manager listens (see the module's documentation)."""
+    configured = os.environ.get(ENVIRONMENT, "").strip()
+    if configured and configured not in ("1", "yes", "true"):
+        return configured
+    if cd:
+        name = _connection_name(cd)
+        if name:
+            return name
+    server = os.environ.get("MQSERVER", "")
+    if server.count("/") >= 2:
+        return server.split("/", 2)[2]
+    return DEFAULT_ADDRESS
+
+
+def _connection_name(cd: bytes) -> str:
+    from .emulator import ibm
+
+    try:
+        structure = ibm().CD()
+        if len(cd) != structure.get_length():
+            return ""
+        structure.unpack(cd)
+    except Exception:  # noqa: BLE001 - an MQCD we cannot read names no address: the default is used
+        return ""
+    raw = structure.ConnectionName
+    return (raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)).rstrip("\0 ")
+
+
+def _credentials(csp: bytes | None) -> tuple[str | None, str | None]:
+    """The user and password of an MQCSP (its pointers point into buffers the caller keeps alive)."""
+    if not csp:
+        return None, None
+    from .emulator import ibm
+
+    try:
+        structure = ibm().CSP()
+        if len(csp) != structure.get_length():
+            return None, None
+        structure.unpack(csp)
+    except Exception:  # noqa: BLE001 - an unreadable MQCSP gives no credentials
+        return None, None
+
+    def text(pointer: Any, length: Any) -> str | None:
+        if not pointer or not length:
+            return None
+        return ctypes.string_at(pointer, length).decode("utf-8", "replace")
+
+    return (text(structure.CSPUserId, getattr(structure, "_CSPUserIdLength", 0)),
+            text(structure.CSPPassword, getattr(structure, "_CSPPasswordLength", 0)))
+
+
+def _open(name: Any, cd: bytes | None, csp: bytes | None) -> tuple[int, int, int]:
+    address = address_for(cd)
+    try:
+        sock = wire.connect(address)
+    except (OSError, ValueError):
+        return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NOT_AVAILABLE
+    channel = _Channel(sock)
+    user, password = _credentials(csp)
+    os_user, appl = native._this_process()  # noqa: SLF001 - one definition of this process's identity
+    identity = {"user": user, "password": password, "os_user": os_user, "appl": appl}
+    try:
+        hconn, comp, reason = channel.call("CONNECT", name, identity)
+    except (wire.WireError, OSError):
+        channel.close()
+        return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NOT_AVAILABLE
+    if comp == MQCC_FAILED:
+        channel.close()
+    else:
+        with _lock:
+            _channels[hconn] = channel
+    return hconn, comp, reason
+
+
+def _forward(name: str, hconn: Any, *args: Any) -> Any:
+    with _lock:
+        channel = _channels.get(hconn) if isinstance(hconn, int) else None
+    if channel is None:  # not a connection of this process: the in-process module's answer (MQRC_HCONN_ERROR)
+        return getattr(native, name)(hconn, *args)
+    try:
+        result = tuple(channel.call(name, hconn, *args))
+    except (wire.WireError, OSError):
+        with _lock:
+            _channels.pop(hconn, None)
+        channel.close()
+        return getattr(native, name)(hconn, *args)  # the queue manager is gone: MQRC_HCONN_ERROR
+    if name == "MQDISC" and result and result[0] != MQCC_FAILED:
+        with _lock:
+            _channels.pop(hconn, None)
+        channel.close()
+    return result
+
+
+# -- the native functions -----------------------------------------------------------------------------------
+
+def MQCONN(name: Any) -> tuple[int, int, int]:  # noqa: N802 - IBM's names
+    return _open(name, None, None)
+
+
+def MQCONNX(name: bytes, cno: bytes | None, cd: bytes | None, csp: bytes | None, sco: bytes | None,  # noqa: N802
+            bno: bytes | None) -> tuple[int, int, int]:
+    if not isinstance(name, bytes):
+        raise TypeError("MQCONNX: the queue manager name must be bytes")
+    return _open(name, cd, csp)
+
+
+def _forwarder(name: str):
+    def call(hconn: Any, *args: Any) -> Any:
+        return _forward(name, hconn, *args)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"{name}, answered by the listening emulator."
+    return call
+
+
+# Every native function of the in-process module that works on a connection is forwarded to the listener (those
+# other helpers add, message properties and publish/subscribe, included); the ones that need no connection are
+# answered here.
+_LOCAL = {"MQCONN", "MQCONNX", "MQCBINIT", "MQLOGCF"}
+for _name in dir(native):
+    if _name.startswith("MQ") and _name.isupper() and callable(getattr(native, _name)) and _name not in _LOCAL:
+        globals()[_name] = _forwarder(_name)
+for _name in _LOCAL - {"MQCONN", "MQCONNX"}:
+    if hasattr(native, _name):
+        globals()[_name] = getattr(native, _name)

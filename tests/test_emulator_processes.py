@@ -1,0 +1,133 @@
+"""One emulated queue manager reached by several processes: ``mqconf emulator --listen`` and ibmmq applications
+started with ``MQCONF_EMULATOR`` set and the suite's start-up hook (adapters/ibmmq_emulator/server.py,
+remote.py, hook.py). The applications in tests/emulator_apps/ are written as for a real queue manager: they
+connect with a channel, a connection name and a user."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, hook, load_ibmmq
+
+try:
+    load_ibmmq()
+except EmulatorUnavailable as exc:  # no wheel of IBM's ibmmq for this platform (pyproject.toml)
+    pytest.skip(str(exc), allow_module_level=True)
+
+APPS = Path(__file__).parent / "emulator_apps"
+MQCONF = Path(sys.executable).parent / "mqconf"
+# How many messages the exactly-once test sends (make bench-emulator sends 10,000).
+MESSAGES = int(os.environ.get("MQCONF_EMULATOR_MESSAGES", "2000"))
+
+
+@pytest.fixture
+def queue_manager(tmp_path) -> Iterator[dict[str, str]]:
+    """A listening emulator with IBM's developer objects and the user app; yields the environment an application
+    needs (MQCONF_EMULATOR) and the site folder holding the start-up hook."""
+    address = f"unix:{tmp_path}/qm.sock"
+    server = subprocess.Popen([str(MQCONF), "emulator", "--listen", address, "--developer", "--user", "app:passw0rd"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = server.stdout.readline()
+        assert "listening" in line, line
+        site = tmp_path / "site"
+        site.mkdir()
+        hook.install_pth(site)
+        yield {"MQCONF_EMULATOR": address, "SITE": str(site)}
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def _start(env: dict[str, str], app: str, *args: str) -> subprocess.Popen:
+    """An application's process: the hook is in a site folder (as ``mqconf emulator --install-hook`` puts it in
+    site-packages), the application itself unchanged."""
+    program = ("import site, sys, runpy; site.addsitedir(sys.argv[1]); sys.argv = sys.argv[2:]; "
+               "runpy.run_path(sys.argv[0], run_name='__main__')")
+    environment = {**os.environ, "MQCONF_EMULATOR": env["MQCONF_EMULATOR"]}
+    environment.pop("MQCONF_IBMMQ_EMULATOR", None)
+    return subprocess.Popen([sys.executable, "-c", program, env["SITE"], str(APPS / app), *args],
+                            env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _finish(process: subprocess.Popen, timeout: float = 120) -> str:
+    out, err = process.communicate(timeout=timeout)
+    assert process.returncode == 0, err
+    return out
+
+
+def test_a_request_and_its_reply_cross_two_processes(queue_manager):
+    responder = _start(queue_manager, "responder.py", "5")
+    requester = _start(queue_manager, "requester.py", "5")
+    answers = _finish(requester).splitlines()
+    assert "responder answered 5" in _finish(responder)
+    today = time.strftime("%Y%m%d", time.gmtime())
+    assert answers == [f"answer to request {n} app {today}" for n in range(5)]  # real user, real date
+
+
+def test_messages_from_threads_of_one_process_reach_threads_of_another_exactly_once(queue_manager):
+    per_thread = MESSAGES // 2
+    consumer = _start(queue_manager, "consumer.py", "2", str(MESSAGES))
+    producer = _start(queue_manager, "producer.py", "2", str(per_thread))
+    assert _finish(producer, 600).strip() == f"produced {MESSAGES}"
+    received = _finish(consumer, 600).splitlines()
+    pid = str(producer.pid)
+    expected = {f"{pid}-{thread}-{index}" for thread in range(2) for index in range(per_thread)}
+    assert len(received) == MESSAGES and set(received) == expected
+
+
+def test_a_wrong_password_is_not_authorized(queue_manager, tmp_path):
+    script = tmp_path / "wrong.py"
+    script.write_text(
+        "import ibmmq\n"
+        "try:\n"
+        "    ibmmq.connect('QM1', 'DEV.APP.SVRCONN', 'localhost(1414)', 'app', 'guess')\n"
+        "except ibmmq.MQMIError as exc:\n"
+        "    print(exc.reason)\n"
+        "qmgr = ibmmq.connect('QM1', 'DEV.APP.SVRCONN', 'localhost(1414)', 'app', 'passw0rd')\n"
+        "print(qmgr.inquire(ibmmq.CMQC.MQCA_DEAD_LETTER_Q_NAME).strip().decode())\n")
+    assert _finish(_start(queue_manager, str(script))).split() == ["2035", "DEV.DEAD.LETTER.QUEUE"]
+
+
+def test_uncommitted_work_of_a_process_that_dies_is_backed_out(queue_manager, tmp_path):
+    script = tmp_path / "dies.py"
+    script.write_text(
+        "import os, ibmmq\n"
+        "from ibmmq import CMQC\n"
+        "qmgr = ibmmq.connect('QM1', 'DEV.APP.SVRCONN', 'localhost(1414)')\n"
+        "queue = ibmmq.Queue(qmgr, 'DEV.QUEUE.3', CMQC.MQOO_OUTPUT)\n"
+        "queue.put(b'kept')\n"
+        "queue.put(b'lost', ibmmq.MD(), ibmmq.PMO(Options=CMQC.MQPMO_SYNCPOINT))\n"
+        "os._exit(0)\n")
+    _finish(_start(queue_manager, str(script)))
+    reader = tmp_path / "reader.py"
+    reader.write_text(
+        "import ibmmq\n"
+        "from ibmmq import CMQC\n"
+        "qmgr = ibmmq.connect('QM1', 'DEV.APP.SVRCONN', 'localhost(1414)')\n"
+        "queue = ibmmq.Queue(qmgr, 'DEV.QUEUE.3', CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INQUIRE)\n"
+        "print(queue.get().decode(), queue.inquire(CMQC.MQIA_CURRENT_Q_DEPTH))\n")
+    time.sleep(0.2)  # the listener notices the closed socket
+    assert _finish(_start(queue_manager, str(reader))).split() == ["kept", "0"]
+
+
+def test_without_a_listener_a_connect_is_queue_manager_not_available(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    hook.install_pth(site)
+    script = tmp_path / "nobody.py"
+    script.write_text(
+        "import ibmmq\n"
+        "try:\n"
+        "    ibmmq.connect('QM1', 'DEV.APP.SVRCONN', 'localhost(1414)')\n"
+        "except ibmmq.MQMIError as exc:\n"
+        "    print(exc.reason)\n")
+    env = {"MQCONF_EMULATOR": f"unix:{tmp_path}/nobody.sock", "SITE": str(site)}
+    assert _finish(_start(env, str(script))).split() == ["2059"]
