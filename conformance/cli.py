@@ -28,6 +28,7 @@ from mq_conformance.adapters.processes import die_with_parent
 from mq_conformance.adapters.untrusted import for_terminal
 
 from .clauses import Registry, load_registry
+from .identity import command_line
 from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, failure_line,
                      latest_campaign, load_campaign, load_report, new_run_id, safe_name, write_reports)
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, reference_attribution, run_scenario
@@ -280,7 +281,7 @@ def run_campaigns(adapter_name: str, campaigns: Sequence[Path] | None) -> list[d
 
 def run_conformance(adapter_name: str, output: Path, profile: str = "quick", expectations: Path | None = None,
                     scenario_paths: Sequence[Path] | None = None, allure: bool = False,
-                    campaigns: Sequence[Path] | None = None, strict: bool = False) -> int:
+                    campaigns: Sequence[Path] | None = None, strict: bool = False, command: str | None = None) -> int:
     """A conformance run: every scenario, then (for a whole-suite run) the table tests and state machines, written
     as they finish; then the reports. ``scenario_paths`` runs only those scenarios, and no tests. ``campaigns``
     are campaign folders (or their summary.json) whose results the report includes; ``None`` includes the
@@ -300,7 +301,7 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
     included = run_campaigns(adapter_name, campaigns)  # before the adapter starts: a bad path costs nothing
     adapter = load(adapter_name)
     writer = RunWriter(output, adapter, profile, expected, included, planned=[s.id for s in scenarios], strict=strict,
-                       spec=adapter_name)
+                       spec=adapter_name, command=command)
     try:
         try:
             _run_list(scenarios, adapter, writer, registry)
@@ -519,6 +520,7 @@ def run_emulator(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # the command as given, recorded with the results
     try:
         _check_outputs(args)
         if args.command == "scenario":
@@ -527,7 +529,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             adapters = args.adapter or ["reference"]
             options = dict(profile=args.profile, expectations=args.expectations, scenario_paths=args.scenarios,
                            allure=args.allure, campaigns=[] if args.no_campaign else args.campaigns,
-                           strict=args.strict)
+                           strict=args.strict, command=command_line(args.argv))
             if len(adapters) > 1:
                 return run_many(adapters, args.output, **options)
             return run_conformance(adapters[0], args.output or Path("reports") / new_run_id(adapters[0]), **options)

@@ -175,10 +175,14 @@ def render_report(report: dict[str, Any]) -> str:
         out.append("</div>")
     out.append('<table class="meta">')
     for label, value in (
-        ("adapter", f"{adapter['name']} {adapter['version']}"),
+        ("adapter", f"{adapter['name']} {adapter['version']}"
+                    + "".join(f"; {k} {v}" for k, v in sorted((adapter.get("hello") or {}).items())
+                              if k not in ("name", "version"))
+                    + (f"; protocol {adapter['protocol']}" if adapter.get("protocol") is not None else "")),
         ("capabilities claimed", ", ".join(adapter["capabilities"]) or "none"),
         ("profile", report["profile"] + (", strict" if report.get("strict") else "")),
         ("suite", f"{suite['version']}, commit {suite['commit']}, fixtures {suite['fixtures_hash']}"),
+        ("command", report.get("command") or "not recorded"),
         ("started / finished", f"{report['started']} / {report['finished'] or 'did not finish'}"),
     ):
         out.append(f"<tr><td>{_e(label)}</td><td>{_e(value)}</td></tr>")

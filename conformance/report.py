@@ -48,6 +48,7 @@ from mq_conformance.adapters.untrusted import for_markdown
 
 from . import __version__
 from .clauses import Registry
+from .identity import implementation_of
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, StepResult
 
 SCHEMA_VERSION = 4
@@ -94,6 +95,18 @@ def fixtures_hash() -> str:
             digest.update(str(path.relative_to(fixtures.ROOT)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _identity_line(adapter: dict[str, Any]) -> str:
+    """The implementation as it declared itself, for summary.md: name, version, the other members of its hello,
+    the protocol it spoke and the capabilities it claimed."""
+    hello = {k: v for k, v in (adapter.get("hello") or {}).items() if k not in ("name", "version")}
+    parts = [f"{adapter['name']} {adapter['version']}".strip()]
+    parts += [f"{key} {value}" for key, value in sorted(hello.items())]
+    if adapter.get("protocol") is not None:
+        parts.append(f"protocol {adapter['protocol']}")
+    parts.append("claims " + (", ".join(adapter.get("capabilities") or []) or "nothing"))
+    return for_markdown("; ".join(parts), 1000)
 
 
 def git_commit() -> str:
@@ -147,7 +160,7 @@ class RunWriter:
 
     def __init__(self, directory: Path, adapter: Any, profile: str = "quick", expectations: list[dict] | None = None,
                  campaigns: list[dict] | None = None, planned: list[str] | None = None, strict: bool = False,
-                 spec: str | None = None):
+                 spec: str | None = None, command: str | None = None):
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
         # written first, so that even an interrupted run's report shows them; a stale copy from an earlier run
@@ -162,13 +175,12 @@ class RunWriter:
         self.meta = {
             "suite": {"version": __version__, "commit": git_commit(), "fixtures_hash": fixtures_hash()},
             "adapter": {
-                "name": str(getattr(adapter, "name", "?")),
-                "version": str(getattr(adapter, "version", "?")),
-                "capabilities": sorted(map(str, getattr(adapter, "capabilities", ()))),
+                **implementation_of(adapter),
                 # as the run named it (``--adapter``): what a campaign of the same implementation records
                 "spec": spec if spec is not None else str(getattr(adapter, "name", "?")),
             },
             "profile": profile,
+            "command": command,
             "strict": bool(strict),
             "started": _now(),
             "finished": None,
@@ -719,6 +731,7 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
         "suite": meta["suite"],
         "adapter": meta["adapter"],
         "profile": meta.get("profile", "quick"),
+        "command": meta.get("command"),
         "strict": strict,
         "started": meta["started"],
         "finished": meta.get("finished"),
@@ -887,6 +900,9 @@ def render_summary(report: dict[str, Any]) -> str:
         + (", strict" if report.get("strict") else "") + f", started {report['started']}"
         + ("." if report["complete"] else " - INCOMPLETE: this report holds only what finished."),
         "",
+        f"Implementation: {_identity_line(report['adapter'])}.",
+        "",
+    ] + ([f"Command: `{for_markdown(report['command'], 1000)}`", ""] if report.get("command") else []) + [
         f"Scenarios: {s['scenarios']} run, {s['passed']} passed, {s['failed']} failed, {s['error']} errors, "
         f"{s['not claimed']} not claimed.",
         f"Tests: {tests['total']} run, {tests['passed']} passed, {tests['failed'] + tests['error']} failed, "

@@ -82,9 +82,12 @@ def main(args: argparse.Namespace) -> int:
         corpus = None
         if args.corpus is not None:
             corpus = load_corpus(args.corpus)
+        from ..identity import command_line
+        from .run import campaign_identity
+
         adapter = load(args.adapter)
         claimed = adapter.capabilities
-        adapter.close()
+        identity = campaign_identity(adapter, command_line(getattr(args, "argv", ["campaign"])))
         areas = claimed_areas(args.areas, claimed)
         if corpus is not None:
             corpus = claimed_sequences(corpus, claimed, args.adapter)
@@ -101,7 +104,7 @@ def main(args: argparse.Namespace) -> int:
             partition_size=args.partition_size, corpus=str(args.corpus) if corpus is not None else None,
             corpus_digest=_digest(corpus))
         summary = run_campaign(config, args.output, args.campaign_id, args.master, corpus=corpus,
-                               ship_suite=args.ship)
+                               ship_suite=args.ship, identity=identity)
     except (CampaignError, CorpusError, AdapterError) as exc:
         print(f"mqconf: {for_terminal(exc, 2000)}", file=sys.stderr)
         return EXIT_USAGE

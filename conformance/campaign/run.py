@@ -100,6 +100,20 @@ class CampaignConfig:
         return cls(**{**data, "areas": tuple(data["areas"])})
 
 
+def campaign_identity(adapter: Any, command: str | None = None) -> dict[str, Any]:
+    """The identity a campaign records (conformance/identity.py): the implementation ``adapter`` greeted, the
+    suite, and the command (recorded, not compared). ``adapter`` is closed."""
+    from ..identity import implementation_of, suite
+
+    try:
+        found = {"implementation": implementation_of(adapter), "suite": suite()}
+    finally:
+        close = getattr(adapter, "close", None)
+        if close is not None:
+            close()
+    return {**found, "command": command} if command else found
+
+
 def default_id(config: CampaignConfig) -> str:
     """A campaign id derived from its settings, so the same command resumes the same campaign."""
     digest = hashlib.sha1(json.dumps(config.to_json(), sort_keys=True).encode()).hexdigest()[:8]
@@ -394,7 +408,7 @@ def witness_scenario(signature: Mapping[str, Any], rows: Sequence[Mapping[str, A
 
 
 def write_outputs(store: Store, config: CampaignConfig, campaign_id: str, aggregates: dict[str, Any],
-                  run: dict[str, Any]) -> dict[str, Any]:
+                  run: dict[str, Any], identity: dict[str, Any] | None = None) -> dict[str, Any]:
     """summary.json and one witness scenario per signature; returns the summary."""
     store.delete("witnesses")
     rows = read_witness_rows(store, config, sorted({s["witness"]["sequence"] for s in aggregates["signatures"]}))
@@ -407,8 +421,8 @@ def write_outputs(store: Store, config: CampaignConfig, campaign_id: str, aggreg
         paths[signature["slug"]] = f"witnesses/{name}"
     # summary.json names its files relative to the campaign folder, so a moved or copied campaign stays readable;
     # the summary returned resolves them against the folder it was written in.
-    summary = {"campaign": campaign_id, "config": config.to_json(), "run": run, "aggregates": aggregates,
-               "witnesses": paths}
+    summary = {"campaign": campaign_id, "config": config.to_json(), "identity": identity, "run": run,
+               "aggregates": aggregates, "witnesses": paths}
     store.write_text(json.dumps(summary, indent=2) + "\n", "summary.json")
     return {**summary, "directory": store.directory,
             "witnesses": {slug: store.uri(relative) for slug, relative in paths.items()}}
@@ -438,19 +452,24 @@ IN_PROCESS = "inprocess"
 
 def run_campaign(config: CampaignConfig, output: Path | str, campaign_id: str | None = None, master: str = "local[*]",
                  corpus: Sequence[Mapping[str, Any]] | None = None, spark: Any = None, show_progress: bool = True,
-                 stop_after: int | None = None, ship_suite: bool | None = None) -> dict[str, Any]:
+                 stop_after: int | None = None, ship_suite: bool | None = None,
+                 identity: dict[str, Any] | None = None) -> dict[str, Any]:
     """Run (or resume) a campaign and aggregate it; returns the summary (also written as summary.json).
 
     ``output`` is the campaigns folder: a local path or a URI pyarrow reaches (``file://``, ``hdfs://``, ``s3://``;
     store.py). ``master`` is a Spark master URL, or ``inprocess`` for a plain loop in this process without Spark.
     ``stop_after`` stops after that many partitions (or Spark waves) with KeyboardInterrupt: a test hook
     standing for an interruption. ``ship_suite`` ships the suite's code to the executors as a zip (ship.py; by
-    default to every master but those of this machine)."""
+    default to every master but those of this machine). ``identity`` (conformance/identity.py: the
+    implementation's hello, the suite, the command) is recorded in campaign.json and summary.json; a folder
+    resumes only when it recorded the same (the command aside). Without it, it is read from the adapter."""
     if corpus is not None and len(corpus) != config.sequences:
         raise CampaignError("the corpus and the sequence count disagree")
     campaign_id = campaign_id or default_id(config)
     store = Store(join(str(output), campaign_id))
-    store.prepare(config)
+    identity = dict(identity) if identity is not None else campaign_identity(load(config.adapter))
+    command = identity.pop("command", None)
+    store.prepare(config, identity)
     if master != IN_PROCESS and spark is None:  # the first campaign on Spark builds the archives its JVMs would map
         from .class_data_sharing import ensure
 
@@ -473,4 +492,5 @@ def run_campaign(config: CampaignConfig, output: Path | str, campaign_id: str | 
             partial = spark_job.aggregate(session, store, config)
         run = {"master": master, "partitions": config.parts, "partitions_run": ran, "partitions_skipped": skipped,
                "seconds": round(time.perf_counter() - started, 3)}
-        return write_outputs(store, config, campaign_id, partial.aggregates(config.areas), run)
+        run["command"] = command
+        return write_outputs(store, config, campaign_id, partial.aggregates(config.areas), run, identity)

@@ -186,9 +186,11 @@ class Store:
 
     # -- the campaign's settings and partitions ------------------------------------------------------------------
 
-    def prepare(self, config) -> None:
-        """Create the folder, or check that an existing one holds the same campaign. A campaign.json that cannot
-        be read as a campaign's settings is one CampaignError naming it and what to do."""
+    def prepare(self, config, identity: dict | None = None) -> None:
+        """Create the folder, or check that an existing one holds the same campaign: the same settings and, when
+        ``identity`` is given (conformance/identity.py: the implementation's hello and the suite), the same
+        identity, else one CampaignError saying what differs. A campaign.json that cannot be read as a campaign's
+        settings is one CampaignError naming it and what to do."""
         settings = self.uri("campaign.json")
         remedy = "delete that campaign folder to start it again, or give another --id or --output"
         try:
@@ -204,12 +206,20 @@ class Store:
         if existing is not None and not isinstance(existing, dict):
             raise CampaignError(f"{settings}: not a campaign's settings (a JSON {type(existing).__name__}, not an "
                                 f"object); {remedy}")
+        recorded = existing.pop("identity", None) if existing is not None else None
         if existing is not None and existing != config.to_json():
             raise CampaignError(f"{shown(self.location)} holds a campaign with other settings ({existing}); give "
                                 f"another --id or --output, or delete that folder")
+        if existing is not None and identity is not None and recorded != identity:
+            from ..identity import differences
+
+            what = "; ".join(differences(recorded or {}, identity))
+            raise CampaignError(f"{shown(self.location)} holds a campaign of another implementation or suite, not "
+                                f"resumed ({what}); give another --id or --output, or delete that folder")
         self._guard("", lambda: self.fs.create_dir(self.path("steps"), recursive=True))
         self._guard("", lambda: self.fs.create_dir(self.path("done"), recursive=True))
-        self.write_text(json.dumps(config.to_json(), indent=2, sort_keys=True) + "\n", "campaign.json")
+        settings_now = config.to_json() if identity is None else {**config.to_json(), "identity": identity}
+        self.write_text(json.dumps(settings_now, indent=2, sort_keys=True) + "\n", "campaign.json")
 
     def finished(self) -> set[int]:
         return {int(name.split("-", 1)[1]) for name in self.listing("done") if name.startswith("part-")}

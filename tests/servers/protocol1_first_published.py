@@ -8,6 +8,7 @@ certified exactly as the reference model is (tests/test_protocol_compat.py).
 """
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -45,7 +46,8 @@ def as_integers(outcome: dict) -> dict:
 class FirstPublished(Server):
     def _hello(self, request):
         reply, stop = super()._hello(request)
-        reply["implementation"] = {"name": "protocol-1-as-first-published", "version": "1.0"}
+        reply["implementation"] = {"name": "protocol-1-as-first-published", "language": "Python",
+                                   "version": os.environ.get("MQCONF_TEST_SERVER_VERSION", "1.0")}
         reply["capabilities"] = CAPABILITIES_THEN
         return reply, stop
 

@@ -1,0 +1,71 @@
+"""Every result says who answered and which suite asked: a run and a campaign record the implementation's hello,
+the suite (version, commit, fixtures hash), the profile and the command; a campaign folder resumes only when the
+identity it recorded is the one at hand, else one line says what differs."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from mq_conformance.conformance import cli
+
+SERVER = Path(__file__).parent / "servers" / "protocol1_first_published.py"
+
+
+def _server_script(folder: Path, version: str) -> Path:
+    script = folder / "srv.sh"
+    script.write_text(f"#!/bin/sh\nMQCONF_TEST_SERVER_VERSION={version} exec {sys.executable} {SERVER}\n")
+    script.chmod(0o755)
+    return script
+
+
+def test_a_campaign_folder_of_another_implementation_is_not_resumed_and_one_line_says_what_differs(tmp_path,
+                                                                                                     capsys):
+    script = _server_script(tmp_path, "1.0")
+    command = ["campaign", "--adapter", f"jsonlines:{script}", "--sequences", "8", "--length", "5", "--areas",
+               "queues", "--master", "inprocess", "--output", str(tmp_path / "campaigns"), "--id", "c"]
+    assert cli.main(command) in (0, 1)
+    recorded = json.loads((tmp_path / "campaigns" / "c" / "campaign.json").read_text())["identity"]
+    assert recorded["implementation"]["version"] == "1.0"
+    assert recorded["implementation"]["hello"]["language"] == "Python"
+    assert set(recorded["suite"]) == {"version", "commit", "fixtures_hash"}
+    summary = json.loads((tmp_path / "campaigns" / "c" / "summary.json").read_text())
+    assert summary["identity"] == recorded
+    assert summary["run"]["command"].startswith("mqconf campaign --adapter")
+    capsys.readouterr()
+
+    _server_script(tmp_path, "2.0")  # the same command now reaches another implementation
+    assert cli.main(command) == 2
+    out, err = capsys.readouterr()
+    assert "partitions" not in out
+    [line] = err.strip().splitlines()
+    assert "holds a campaign of another implementation or suite, not resumed" in line
+    assert "implementation.hello.version '1.0' then, '2.0' now" in line
+    assert "implementation.version '1.0' then, '2.0' now" in line
+
+    _server_script(tmp_path, "1.0")  # the implementation that made it: resumed, nothing run again
+    assert cli.main(command) in (0, 1)
+    assert "partitions 0 run, 8 already done" in capsys.readouterr().out
+
+
+def test_a_run_records_and_shows_the_implementations_hello_the_suite_and_the_command(tmp_path):
+    script = _server_script(tmp_path, "3.1")
+    scenario = Path(cli.fixtures.SCENARIOS) / "put" / "put-logical-order-group-of-two.yaml"
+    argv = ["run", "--adapter", f"jsonlines:{script}", "--scenarios", str(scenario), "--no-campaign",
+            "--output", str(tmp_path / "run")]
+    cli.main(argv)
+    meta = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert meta["command"] == "mqconf " + " ".join(argv)
+    assert meta["adapter"]["hello"] == {"name": "protocol-1-as-first-published", "language": "Python",
+                                        "version": "3.1"}
+    assert meta["adapter"]["protocol"] == 1
+    report = json.loads((tmp_path / "run" / "conformance.json").read_text())
+    assert report["command"] == meta["command"] and report["adapter"]["hello"]["version"] == "3.1"
+    summary = (tmp_path / "run" / "summary.md").read_text()
+    assert ("Implementation: protocol-1-as-first-published 3.1; language Python; protocol 1; claims browse-mark, "
+            "cluster, core, groups, segmentation, units-of-work.") in summary
+    assert "Command: `mqconf run --adapter" in summary
+    html = (tmp_path / "run" / "conformance.html").read_text()
+    assert "protocol-1-as-first-published 3.1; language Python; protocol 1" in html
+    assert f"<td>command</td><td>mqconf run --adapter jsonlines:{script}" in html
