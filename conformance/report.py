@@ -90,11 +90,24 @@ def safe_name(text: str) -> str:
 def fixtures_hash() -> str:
     """A hash of every file under fixtures/, so a report says exactly which spec it checked."""
     digest = hashlib.sha256()
-    for path in sorted(fixtures.ROOT.rglob("*")):
-        if path.is_file() and path.suffix in (".yaml", ".json"):
-            digest.update(str(path.relative_to(fixtures.ROOT)).encode())
+    for relative, path in sorted(_files(fixtures.ROOT), key=lambda item: item[0].split("/")):
+        if relative.endswith((".yaml", ".json")):
+            digest.update(relative.encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _files(folder: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """Every file under ``folder`` (a folder on disk, or inside the suite's zip on a Spark executor) with its
+    path relative to it, written with ``/``."""
+    found = []
+    for item in folder.iterdir():
+        relative = f"{prefix}{item.name}"
+        if item.is_dir():
+            found += _files(item, relative + "/")
+        elif item.is_file():
+            found.append((relative, item))
+    return found
 
 
 def _identity_line(adapter: dict[str, Any]) -> str:
@@ -111,6 +124,8 @@ def _identity_line(adapter: dict[str, Any]) -> str:
 
 def git_commit() -> str:
     """The suite's git commit, or "unknown" outside a checkout."""
+    if not isinstance(fixtures.ROOT, Path):  # run from the suite's zip: no checkout
+        return "unknown"
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=fixtures.ROOT, capture_output=True, text=True, timeout=5)
     except (OSError, subprocess.SubprocessError):

@@ -112,7 +112,7 @@ def test_ship_on_the_command_line_reaches_the_campaign(monkeypatch, tmp_path):
 
     asked = {}
 
-    def fake_run_campaign(config, output, campaign_id, master, corpus=None, ship_suite=None):
+    def fake_run_campaign(config, output, campaign_id, master, corpus=None, ship_suite=None, identity=None):
         asked["ship"] = ship_suite
         raise run.CampaignError("stopped here")
 
