@@ -637,6 +637,15 @@ class Emulator:
             values[number] = value
         return values
 
+    def qmgr_attribute_values(self, qmgr: str, numbers: list[int]) -> dict[int, Any]:
+        """The queue manager's attributes among ``numbers`` (those it has), for Inquire Queue Manager."""
+        values = {}
+        for number in numbers:
+            found = self._qmgr_attributes(qmgr, [number])
+            if found is not None:
+                values[number] = found[number]
+        return values
+
     def _queue_attributes(self, conn: _Conn, hobj: int, numbers: list[int]) -> Result | tuple[dict, int, int]:
         """MQINQ of a queue: the model answers the attributes it keeps, the standing table the others (a
         selector of another type of queue: MQRC_SELECTOR_NOT_FOR_TYPE, a warning, with MQIAV_NOT_APPLICABLE or

@@ -19,9 +19,12 @@ Commands answered, as IBM documents them:
   https://ibm.com/docs/SSFKSJ_9.3.0/refadmin/q085890_.html): refused while an application has the queue open or
   it holds uncommitted messages, or while it holds messages unless MQIACF_PURGE is MQPO_YES.
 - Change Queue Manager (MsgMarkBrowseInterval only) and Ping Queue Manager.
+- Inquire Queue, Inquire Queue Names, Inquire Queue Status, Inquire Queue Manager and Escape (MQSC DEFINE, ALTER,
+  DELETE, DISPLAY of queues): :mod:`.inquiries`.
 
-The queue attributes are those of the model (:class:`mq_conformance.reference.queue.QueueDefinition`), by their PCF parameter
-(the MQIA_* selector). Any other command fails with MQRCCF_COMMAND_FAILED; an unknown parameter with
+The queue attributes are those of the model (:class:`mq_conformance.reference.queue.QueueDefinition`) and the
+standing table's (:mod:`.standing`), by their PCF parameter (the MQIA_*/MQCA_* selector). Any other command fails
+with MQRC_FUNCTION_NOT_SUPPORTED, named in the emulator's log; an unknown parameter with
 MQRCCF_CFIN_PARM_ID_ERROR or MQRCCF_CFST_PARM_ID_ERROR. Where the pages name no reason code the choice is ours:
 MQRCCF_OBJECT_OPEN for an open queue, MQRC_OBJECT_IN_USE for uncommitted messages, MQRC_Q_NOT_EMPTY for messages
 without PURGE.
@@ -30,12 +33,54 @@ without PURGE.
 from __future__ import annotations
 
 import dataclasses
+import struct
 from typing import TYPE_CHECKING, Any
 
 from mq_conformance.reference.queue import VISIBLE, QueueDefinition
 from mq_conformance.reference.structures import MQGMO, MQMD, MQOD, MQPMO
 
 from .standing import standing
+
+
+def short_strings(data: bytes, offset: int, count: int) -> dict[int, bytes]:
+    """The MQCFST parameters of one character (a generic name ``*``), which IBM's PCF reader drops; read from the
+    layout: Type, StrucLength, Parameter, CodedCharSetId, StringLength, then the string."""
+    found = {}
+    for _ in range(count):
+        if offset + 8 > len(data):
+            break
+        kind, length = struct.unpack_from("=ii", data, offset)
+        if kind == 4 and offset + 20 <= len(data):  # MQCFT_STRING
+            parameter, _ccsid, string_length = struct.unpack_from("=iii", data, offset + 8)
+            if string_length == 1:
+                found[parameter] = data[offset + 20:offset + 21]
+        if length <= 0:
+            break
+        offset += length
+    return found
+
+
+def _bytes(value: Any) -> bytes:
+    return value if isinstance(value, bytes) else str(value).encode("utf-8")
+
+
+def char_length_of(parameter: int) -> int:
+    from .emulator import char_length_of as length
+
+    return length(parameter)
+
+
+def command_name(module: Any, number: int) -> str:
+    for name, value in vars(module).items():
+        if value == number and name.startswith("MQCMD_"):
+            return name
+    return str(number)
+
+
+def refuse(feature: str) -> None:
+    from .emulator import refuse as log_refusal
+
+    log_refusal(feature)
 
 if TYPE_CHECKING:
     from .emulator import Emulator
@@ -71,9 +116,10 @@ BOOLEAN = {"InhibitPut", "InhibitGet"}
 class PcfFailure(Exception):
     """A command that fails: its reason code (an MQRC_* or MQRCCF_* name)."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, responses: list | None = None):
         super().__init__(reason)
         self.reason = reason
+        self.responses = responses  # what the failed command still answers (the text of a failed MQSC command)
 
 
 class CommandServer:
@@ -119,34 +165,64 @@ class CommandServer:
                 try:
                     parameters, cfh = self.ibmmq.PCFExecute._unpack_option(data, True)
                     command = cfh.Command
+                    parameters.update(short_strings(data, header_length, cfh.ParameterCount))
                 except Exception:  # noqa: BLE001 - a malformed command is answered, never raised into the put
                     parameters = None
+        responses: list[list[tuple[int, Any]]] = [[]]
         if parameters is None:
             comp, reason = self._value("MQCC_FAILED"), self._value("MQRCCF_STRUCTURE_TYPE_ERROR")
         else:
             try:
-                self._run(command, parameters)
+                responses = self._run(command, parameters) or [[]]
                 comp, reason = self._value("MQCC_OK"), self._value("MQRC_NONE")
             except PcfFailure as exc:
                 comp, reason = self._value("MQCC_FAILED"), self._value(exc.reason)
+                responses = exc.responses or [[]]
         if not request.ReplyToQ.strip():
             return
-        response = self.ibmmq.CFH(Type=self.cmqcfc.MQCFT_RESPONSE, Command=command, MsgSeqNumber=1,
-                                  Control=self.cmqcfc.MQCFC_LAST, CompCode=comp, Reason=reason, ParameterCount=0)
-        md = MQMD(Version=2, MsgType=self._value("MQMT_REPLY"), Format="MQADMIN ", CorrelId=request.MsgId,
-                  Persistence=request.Persistence, Priority=request.Priority)
-        pmo = MQPMO(Version=2, Options=self._value("MQPMO_NO_SYNCPOINT"))
-        self.world.put1(self.qmgr, hconn, MQOD(request.ReplyToQ.strip(), ""), md, pmo, response.pack())
+        for index, response in enumerate(responses, 1):
+            last = index == len(responses)
+            header = self.ibmmq.CFH(Type=self.cmqcfc.MQCFT_RESPONSE, Command=command, MsgSeqNumber=index,
+                                    Control=self.cmqcfc.MQCFC_LAST if last else self.cmqcfc.MQCFC_NOT_LAST,
+                                    CompCode=comp, Reason=reason, ParameterCount=len(response))
+            body = header.pack() + b"".join(self._pack(parameter, value) for parameter, value in response)
+            md = MQMD(Version=2, MsgType=self._value("MQMT_REPLY"), Format="MQADMIN ", CorrelId=request.MsgId,
+                      Persistence=request.Persistence, Priority=request.Priority)
+            pmo = MQPMO(Version=2, Options=self._value("MQPMO_NO_SYNCPOINT"))
+            self.world.put1(self.qmgr, hconn, MQOD(request.ReplyToQ.strip(), ""), md, pmo, body)
+
+    def _pack(self, parameter: int, value: Any) -> bytes:
+        """One PCF parameter of a response: MQCFIN, MQCFIL, MQCFST (blank-padded to the attribute's length) or
+        MQCFSL."""
+        ibmmq = self.ibmmq
+        if isinstance(value, bool | int):
+            return ibmmq.CFIN(Parameter=parameter, Value=int(value)).pack()
+        if isinstance(value, list) and all(isinstance(v, int) for v in value):
+            return ibmmq.CFIL(Parameter=parameter, Values=list(value)).pack()
+        if isinstance(value, list):
+            width = max([len(_bytes(v)) for v in value] + [1])
+            return ibmmq.CFSL(Parameter=parameter, Strings=[_bytes(v).ljust(width) for v in value]).pack()
+        raw = _bytes(value)
+        length = char_length_of(parameter) if 2000 <= parameter < 3000 else 0
+        return ibmmq.CFST(Parameter=parameter, String=raw.ljust(length) if length else raw or b" ").pack()
 
     # -- the commands ---------------------------------------------------------------------------------------
-    def _run(self, command: int, parameters: dict[int, Any]) -> None:
+    def _run(self, command: int, parameters: dict[int, Any]) -> list[list[tuple[int, Any]]] | None:
+        """Run one command: the parameters of each response message (None: one response without any)."""
         known = {self._value(name): name for name in (
-            "MQCMD_CREATE_Q", "MQCMD_CHANGE_Q", "MQCMD_DELETE_Q", "MQCMD_CHANGE_Q_MGR", "MQCMD_PING_Q_MGR")}
+            "MQCMD_CREATE_Q", "MQCMD_CHANGE_Q", "MQCMD_DELETE_Q", "MQCMD_CHANGE_Q_MGR", "MQCMD_PING_Q_MGR",
+            "MQCMD_INQUIRE_Q", "MQCMD_INQUIRE_Q_NAMES", "MQCMD_INQUIRE_Q_STATUS", "MQCMD_INQUIRE_Q_MGR",
+            "MQCMD_ESCAPE")}
         name = known.get(command)
         if name is None:
-            raise PcfFailure("MQRCCF_COMMAND_FAILED")
+            refuse(f"the PCF command {command_name(self.cmqcfc, command)}")
+            raise PcfFailure("MQRC_FUNCTION_NOT_SUPPORTED")
         if name == "MQCMD_PING_Q_MGR":
-            return
+            return None
+        if name.startswith("MQCMD_INQUIRE") or name == "MQCMD_ESCAPE":
+            from .inquiries import Inquiries
+
+            return Inquiries(self).run(name, parameters)
         if name == "MQCMD_CHANGE_Q_MGR":
             self._change_qmgr(parameters)
             return
