@@ -34,7 +34,7 @@ from mq_conformance.reference.calls import (
     encode_structure,
     names,
 )
-from mq_conformance.reference import properties
+from mq_conformance.reference import properties, selection
 from mq_conformance.reference.cluster import Cluster
 from mq_conformance.reference.errors import NotModelled
 from mq_conformance.reference.tables import Spec
@@ -131,8 +131,16 @@ class ReferenceAdapter:
         if not isinstance(name, str) or not name:
             raise CallError("needs a 'handle' name", "handle")
         qmgr, hconn = self._hconn(args)
-        result = self.world.open(qmgr, hconn, decode_od(args, "open"),
-                                 decode_options(args.get("Options", []), "MQOO", "Options"))
+        od = decode_od(args, "open")
+        options = decode_options(args.get("Options", []), "MQOO", "Options")
+        if "SelectionString" in args:  # capability properties (reference/selection.py)
+            text = args["SelectionString"]
+            if not isinstance(text, str):
+                raise CallError("expected a message selector (text)", "SelectionString")
+            result = selection.open_with_selection(self.world.qmgr(qmgr), text,
+                                                   lambda: self.world.open(qmgr, hconn, od, options))
+        else:
+            result = self.world.open(qmgr, hconn, od, options)
         self.handles[name] = (qmgr, hconn, UNUSABLE_HOBJ if result.failed else result.hobj)
         return outcome(result)
 

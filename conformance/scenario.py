@@ -156,6 +156,8 @@ def check_call(call: Call) -> None:
         return
     if op in ("open", "put1"):
         decode_od(args, "")
+    if op == "open" and "SelectionString" in args and not isinstance(args["SelectionString"], str):
+        raise CallError("expected a message selector (text)", "SelectionString")
     if op == "set":
         decode_set(args, "")
     if op in ("open", "put", "get", "close", "inquire", "set") and not isinstance(args.get("handle"), str):
