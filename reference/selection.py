@@ -24,13 +24,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import LarkError
-
 from .properties import kept_name
 from .result import Result, failure
 
 if TYPE_CHECKING:
+    from lark import Lark, Token
+
     from .qmgr import QueueManager
     from .queue import StoredMessage
 
@@ -85,7 +84,11 @@ class SelectorSyntaxError(ValueError):
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The selector parser (built once: lark compiles the grammar into LALR tables)."""
+    """The selector parser (built once: lark compiles the grammar into LALR tables). lark is imported here, on the
+    first selector, so that the model runs without it where no selector is ever given (a campaign's executors
+    import only what the suite's zip and pyarrow/pyyaml give them)."""
+    from lark import Lark
+
     return Lark(GRAMMAR, parser="lalr")
 
 
@@ -104,9 +107,15 @@ def _number(text: str) -> int | float:
     return int(digits)
 
 
-@v_args(inline=True)
-class _Build(Transformer):
-    """lark's tree as nested tuples: (op, operands...)."""
+class _Build:
+    """lark's tree as nested tuples: (op, operands...), one method per rule alias, given the rule's children."""
+
+    def convert(self, node: Any) -> Any:
+        """A node of lark's tree (a Tree: its alias and children; a Token: kept) converted bottom-up."""
+        children = getattr(node, "children", None)
+        if children is None:
+            return node
+        return getattr(self, node.data)(*(self.convert(child) for child in children))
 
     def string(self, token: Token):
         return ("lit", token[1:-1].replace("''", "'"))
@@ -201,13 +210,13 @@ def _pattern(pattern: Token, escape: Token | None) -> re.Pattern:
 
 def parse(text: str) -> tuple:
     """The expression of a selection string, or :class:`SelectorSyntaxError` (selection.syntax-error)."""
+    from lark.exceptions import LarkError
+
     try:
         tree = parser().parse(text)
-        return _Build().transform(tree)
-    except SelectorSyntaxError:
-        raise
     except LarkError as exc:
         raise SelectorSyntaxError(" ".join(str(exc).split())[:200]) from None
+    return _Build().convert(tree)
 
 
 # -- evaluation in three-valued logic (None is unknown) -----------------------------------------------------
