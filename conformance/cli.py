@@ -4,8 +4,9 @@ adapters, lint the fixtures.
 Exit status, in every command: 0 a clean run; 1 failing scenarios or tests (for ``compare``, regressions);
 2 an error a user or the machine can cause (a bad file or option, an adapter that cannot start, an output folder
 that cannot be written, a full disk), always one line on standard error naming the file or folder; 3 an internal
-error of the suite (one line; ``MQCONF_DEBUG=1`` shows the traceback); 130 interrupted (Ctrl-C), after writing
-the report of what finished.
+error of the suite (one line; ``MQCONF_DEBUG=1`` shows the traceback); 130 interrupted (Ctrl-C), 143 stopped by
+SIGTERM, 129 by SIGHUP, each after writing the report of what finished (INCOMPLETE). A closed standard output or
+error never stops a command (conformance/stops.py).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from mq_conformance.adapters.untrusted import for_terminal
 
 from .clauses import Registry, load_registry
 from .identity import command_line
+from .stops import Stopped, signals_stop, tolerant_output
 from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, failure_line,
                      latest_campaign, load_campaign, load_report, new_run_id, safe_name, write_reports)
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, reference_attribution, run_scenario
@@ -80,7 +82,8 @@ def _check_outputs(args: argparse.Namespace) -> None:
 class Progress:
     """A one-line counter on a terminal; silent when output is not a terminal."""
 
-    def __init__(self, total: int, stream=sys.stderr):
+    def __init__(self, total: int, stream=None):
+        stream = sys.stderr if stream is None else stream
         self.total, self.done, self.stream = total, 0, stream
         self.live = stream.isatty()
 
@@ -519,6 +522,13 @@ def run_emulator(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``mqconf``: the exit status of the command. SIGTERM and SIGHUP stop it as Ctrl-C does, and output nobody
+    reads is dropped rather than stopping it (conformance/stops.py)."""
+    with tolerant_output(), signals_stop():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)  # the command as given, recorded with the results
     try:
@@ -585,6 +595,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SourceError, AdapterError, ReportError, CapabilityError, OutputError) as exc:
         print(f"mqconf: {for_terminal(exc, 2000)}", file=sys.stderr)
         return EXIT_USAGE
+    except Stopped as stop:
+        print(f"mqconf: stopped by {stop}; what finished is written", file=sys.stderr)
+        return stop.exit_status
     except KeyboardInterrupt:
         print("mqconf: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
