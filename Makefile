@@ -14,8 +14,8 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
 	@echo "make install: upgrading pip"
 	$(VENV_PY) -m pip install --quiet --upgrade pip
-	@echo "make install: installing the suite and the versions constraints.txt pins (pip; the first time it downloads several hundred MiB, most of it pyspark)"
-	$(VENV_PY) -m pip install --quiet --progress-bar off -c constraints.txt -e ".[test]"
+	@echo "make install: installing the suite with every extra (spark, ibmmq, test) at the versions constraints.txt pins (pip; the first time it downloads several hundred MiB, most of it pyspark)"
+	$(VENV_PY) -m pip install --quiet --progress-bar off -c constraints.txt -e ".[spark,ibmmq,test]"
 	# pip compiles what it installs, but not the modules of an editable install: compile them once here, rather than
 	# in each of the first test run's many processes at once.
 	@echo "make install: compiling the suite's modules"

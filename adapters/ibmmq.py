@@ -125,8 +125,9 @@ MAX_REAL_WAIT_MS = 600_000  # advance_clock in real time: at most ten minutes a 
 REDACTED = "***"
 MODULES = ("pymqi", "ibmmq")
 INSTALL_HINT = (
-    "the ibmmq adapter needs pymqi: pip install pymqi (it builds against the IBM MQ C client, which must be "
-    "installed first), or IBM's successor package with the same API: pip install ibmmq"
+    "the ibmmq adapter needs IBM's ibmmq package: install mq-conformance[ibmmq] (pip install "
+    "'mq-conformance[ibmmq]'), or pymqi, its predecessor with the same API (pip install pymqi; it builds against the "
+    "IBM MQ C client, which must be installed first)"
 )
 
 V = constants.VALUES

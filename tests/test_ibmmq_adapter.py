@@ -82,13 +82,13 @@ def test_neither_package_gives_one_clear_line(monkeypatch):
         IbmMqAdapter(env=CLIENT_ENV)
     message = str(caught.value)
     assert "\n" not in message
-    assert "pip install pymqi" in message and "IBM MQ C client" in message and "pip install ibmmq" in message
+    assert "mq-conformance[ibmmq]" in message and "pip install pymqi" in message and "IBM MQ C client" in message
 
 
 def test_load_by_name_reports_the_missing_package(monkeypatch):
     monkeypatch.setitem(sys.modules, "pymqi", None)
     monkeypatch.setitem(sys.modules, "ibmmq", None)
-    with pytest.raises(AdapterError, match="pip install pymqi"):
+    with pytest.raises(AdapterError, match=r"install mq-conformance\[ibmmq\]"):
         load("ibmmq")
 
 

@@ -118,7 +118,8 @@ def load_ibmmq() -> Any:
     try:
         import ibmmq
     except ImportError as exc:
-        raise EmulatorUnavailable(f"IBM's ibmmq package is not installed ({exc}): pip install ibmmq") from None
+        raise EmulatorUnavailable(f"IBM's ibmmq package is not installed ({exc}): install mq-conformance[ibmmq] "
+                                  "(pip install 'mq-conformance[ibmmq]')") from None
     if getattr(ibmmq, "ibmmqc", None) is not native:
         raise EmulatorUnavailable("ibmmq is bound to another native module than the emulator")
     return ibmmq

@@ -77,8 +77,12 @@ def main(args: argparse.Namespace) -> int:
     """Run the campaign; print where its results are and its divergences. 1 when it found divergences."""
     from .corpus import CorpusError, load_corpus
     from .run import CampaignConfig, CampaignError, run_campaign
+    from .store import require
 
     try:
+        require("pyarrow", "mqconf campaign (it stores every campaign as Parquet)")
+        if args.master != "inprocess":
+            require("pyspark", f"mqconf campaign on Spark (--master {args.master})")
         corpus = None
         if args.corpus is not None:
             corpus = load_corpus(args.corpus)

@@ -25,6 +25,16 @@ class CampaignError(Exception):
     """A campaign that cannot run as asked; the message says why and what to do."""
 
 
+def require(module: str, needed_by: str) -> None:
+    """A :class:`CampaignError` (one line naming the extra to install) when ``module`` - pyarrow or pyspark, the
+    ``spark`` extra, which a base install leaves out - is not installed."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise CampaignError(f"{needed_by} needs {module}, which is not installed: install mq-conformance[spark] "
+                            f"(pip install 'mq-conformance[spark]')")
+
+
 def is_uri(location: str) -> bool:
     """Whether ``location`` is a URI (``scheme://...``) rather than a local path."""
     scheme = urlsplit(str(location)).scheme
@@ -55,6 +65,7 @@ def shown(location: str) -> str:
 def filesystem(location: str):
     """The pyarrow filesystem holding ``location`` and the folder's path within it. CampaignError (one line,
     saying which location and why) when pyarrow cannot reach it."""
+    require("pyarrow", f"the campaign location {shown(location)}")
     import pyarrow
     import pyarrow.fs as pafs
 
