@@ -187,10 +187,11 @@ def test_two_adapters_with_the_same_folder_name_keep_both_runs(tmp_path, capsys)
 
 # -- end to end: mqconf run in a subprocess -------------------------------------------------------------------
 
-def _mqconf_run(tmp_path: Path, adapter: str, *extra: str) -> tuple[subprocess.CompletedProcess, dict]:
+def _mqconf_run(tmp_path: Path, adapter: str, *extra: str, env: dict[str, str] | None = None
+                ) -> tuple[subprocess.CompletedProcess, dict]:
     output = tmp_path / "run"
     done = subprocess.run([*MQCONF, "run", "--no-campaign", "--adapter", adapter, "--output", str(output), *extra],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=600, env=ENV)
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600, env={**ENV, **(env or {})})
     report = json.loads((output / "conformance.json").read_text())
     validate_report(report)
     return done, report
@@ -216,7 +217,11 @@ def test_a_json_lines_implementation_claiming_only_core_earns_no_credit_outside_
 
 
 def test_a_run_with_a_failing_machine_fails_its_headline_badge_and_exit_status(tmp_path):
-    done, report = _mqconf_run(tmp_path, "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE")
+    # The run's pytest works in this test's fresh folder, so no Hypothesis database replays an earlier divergence:
+    # which sequences the machines draw is fixed by a seed (with some seeds the quick profile's groups machine
+    # draws no sequence that meets this mutant; what is checked here is what a failing machine blames).
+    done, report = _mqconf_run(tmp_path, "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE",
+                               env={"PYTEST_ADDOPTS": "--hypothesis-seed=0"})
     assert done.returncode == 1
     machines = [f for f in report["failures"] if "test_differential" in f["id"]]
     # each failing machine blames the clauses it declares that the model applied at its diverging call, nothing
