@@ -374,6 +374,17 @@ def run_many(adapters: Sequence[str], output: Path | None, **options) -> int:
     return max(statuses)
 
 
+def list_scenarios(folder_only: bool) -> int:
+    """The suite's own scenarios, one line each (id, then file), or with ``folder_only`` only their folder: where
+    an install keeps them, to read, copy or pass to ``mqconf scenario``."""
+    if folder_only:
+        print(fixtures.SCENARIOS)
+        return EXIT_OK
+    for scenario in _load_all([fixtures.SCENARIOS]):
+        print(f"{scenario.id}\t{scenario.path}")
+    return EXIT_OK
+
+
 def lint(paths: Sequence[Path] = ()) -> int:
     """Check scenario files: every one loads (each bad file is one line) and every clause id it cites exists.
 
@@ -409,7 +420,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     scenario = commands.add_parser("scenario", help="run scenario files against an adapter")
-    scenario.add_argument("paths", nargs="+", type=Path, help="scenario files or folders")
+    scenario.add_argument("paths", nargs="*", type=Path,
+                          help="scenario files or folders (default: the suite's own, installed with it; "
+                               "mqconf scenarios --path prints where)")
     scenario.add_argument("--adapter", default="reference", help="adapter name or module:factory")
 
     run = commands.add_parser("run", help="a conformance run: scenarios, table tests and state machines, with "
@@ -480,6 +493,14 @@ def build_parser() -> argparse.ArgumentParser:
     emulator.add_argument("--install-hook", action="store_true",
                           help="install the one-line .pth that makes 'import ibmmq' use the emulator in every "
                                "process of this Python environment where MQCONF_EMULATOR is set")
+    scenarios = commands.add_parser("scenarios", help="list the suite's own scenarios (id and file), installed "
+                                                      "with it")
+    scenarios.add_argument("--path", action="store_true", help="print only the folder that holds them")
+    constants = commands.add_parser("constants", help="the MQ constants the suite uses, as JSON, for "
+                                                      "implementations in any language (docs/implementers.md)")
+    shown = constants.add_mutually_exclusive_group(required=True)
+    shown.add_argument("--json", action="store_true", help="print the constants (fixtures/constants.json)")
+    shown.add_argument("--path", action="store_true", help="print where the installed constants.json is")
 
     commands.add_parser("adapters", help="list the adapters that can be named")
     lint_parser = commands.add_parser("lint", help="check that scenario files load and every clause they cite "
@@ -534,7 +555,13 @@ def _main(argv: Sequence[str] | None = None) -> int:
     try:
         _check_outputs(args)
         if args.command == "scenario":
-            return run_scenarios(args.paths, args.adapter)
+            return run_scenarios(args.paths or [fixtures.SCENARIOS], args.adapter)
+        if args.command == "scenarios":
+            return list_scenarios(args.path)
+        if args.command == "constants":
+            constants = fixtures.ROOT / "constants.json"
+            print(constants if args.path else constants.read_text(encoding="utf-8"), end="\n" if args.path else "")
+            return EXIT_OK
         if args.command == "run":
             adapters = args.adapter or ["reference"]
             options = dict(profile=args.profile, expectations=args.expectations, scenario_paths=args.scenarios,

@@ -4,16 +4,35 @@
 // against it, read the report, fix, repeat. What it does not do is listed, with reasons, in
 // docs/examples/server-expected.yaml (the expectations file of this implementation).
 //
-//   node docs/examples/server.js            # speaks the protocol on stdin/stdout; logs go to stderr
+//   node docs/examples/server.js [CONSTANTS]   # speaks the protocol on stdin/stdout; logs go to stderr
 //
-// It reads IBM MQ's constants from fixtures/constants.json (names to values, values to names, option bits).
+// It reads IBM MQ's constants (names to values, values to names, option bits) from the suite's constants.json:
+// the file named by its argument or by MQCONF_CONSTANTS, else the repository's fixtures/constants.json when it runs
+// from a clone, else what `mqconf constants --json` prints (mqconf on PATH: an activated virtual environment).
 "use strict";
 
 const fs = require("fs");
 const path = require("path");
 const readline = require("readline");
 
-const C = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "fixtures", "constants.json"), "utf8"));
+function loadConstants() {
+  const given = process.argv[2] || process.env.MQCONF_CONSTANTS;
+  const beside = path.join(__dirname, "..", "..", "fixtures", "constants.json");
+  try {
+    if (given) return JSON.parse(fs.readFileSync(given, "utf8"));
+    if (fs.existsSync(beside)) return JSON.parse(fs.readFileSync(beside, "utf8"));
+    const out = require("child_process").execFileSync("mqconf", ["constants", "--json"],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 });
+    return JSON.parse(out);
+  } catch (err) {
+    process.stderr.write(`server.js: cannot read the MQ constants (${given || "mqconf constants --json"}: ` +
+      `${String(err.message).split("\n")[0]}); give the path of the suite's constants.json as the argument or in ` +
+      `MQCONF_CONSTANTS, or put mqconf on PATH\n`);
+    process.exit(2);
+  }
+}
+
+const C = loadConstants();
 const V = C.values;
 const MAX_LINE = 1 << 20;
 
