@@ -465,6 +465,10 @@ def run_campaign(config: CampaignConfig, output: Path | str, campaign_id: str | 
     resumes only when it recorded the same (the command aside). Without it, it is read from the adapter."""
     if corpus is not None and len(corpus) != config.sequences:
         raise CampaignError("the corpus and the sequence count disagree")
+    if master != IN_PROCESS and spark is None:  # an unreachable master is said before anything is written
+        from .spark import check_master
+
+        check_master(master)
     campaign_id = campaign_id or default_id(config)
     store = Store(join(str(output), campaign_id))
     identity = dict(identity) if identity is not None else campaign_identity(load(config.adapter))

@@ -1,9 +1,11 @@
 """The campaign on Spark: the session, the replay job writing Parquet, and the aggregation as a map-reduce.
 
-The session runs with the UI off and quiet logs. ``local[*]`` is the default; on a master of this machine
-(``local[N]``, ``local-cluster[...]``) the driver binds to 127.0.0.1 and the executors' Python workers run this
-interpreter. Any other master URL (``spark://host:7077``, ``yarn``, ``k8s://...``) takes the same job to a real
-cluster with nothing else to do: the session ships the suite to the executors as a zip (ship.py; they need only
+The session runs with the UI off and quiet logs, with ``SPARK_HOME`` the installed PySpark's unless set.
+``local[*]`` is the default; on a master of this machine (``local[N]``, ``local-cluster[...]``, or a standalone
+master on loopback such as ``spark://127.0.0.1:7077``) the driver binds to 127.0.0.1 and the executors' Python
+workers run this interpreter. A standalone master that cannot be reached is one line naming it, in seconds. Any
+other master URL (``spark://host:7077``, ``yarn``, ``k8s://...``) takes the same job to a real cluster with nothing
+else to do: the session ships the suite to the executors as a zip (ship.py; they need only
 Python with pyarrow and pyyaml, ``PYSPARK_PYTHON`` naming it when it is not ``python3``), the driver listens on
 its host's address (Spark's defaults, or ``spark-defaults.conf`` in ``SPARK_CONF_DIR``), and the campaign folder
 is any location pyarrow reaches from every executor (store.py: a shared path, ``hdfs://``, ``s3://``).
@@ -119,9 +121,62 @@ def java_version() -> int:
 
 def executor_python(master: str) -> str:
     """The Python the executors run the replay on: ``PYSPARK_PYTHON`` if set (Spark's own variable; this process
-    is the driver whatever it says), else this interpreter on a master of this machine, else ``python3`` on the
-    executors' PATH. Its minor version must be this interpreter's (PySpark refuses others)."""
-    return os.environ.get("PYSPARK_PYTHON") or (sys.executable if ship.is_local(master) else "python3")
+    is the driver whatever it says), else this interpreter on a master of this machine (a local one, or a
+    standalone master on loopback, whose workers can only be here), else ``python3`` on the executors' PATH. Its
+    minor version must be this interpreter's (PySpark refuses others)."""
+    here = ship.is_local(master) or on_loopback(master)
+    return os.environ.get("PYSPARK_PYTHON") or (sys.executable if here else "python3")
+
+
+MASTER_PROBE_SECONDS = 5.0  # how long a standalone master may take to accept a connection before it is unreachable
+LOOPBACK_NAMES = ("localhost", "ip6-localhost", "::1")
+
+
+def standalone_masters(master: str) -> list[tuple[str, int]]:
+    """``(host, port)`` of each master of a standalone cluster's URL (``spark://host:port``, or several
+    comma-separated for a highly available one; port 7077 when none is given); empty for any other master."""
+    if not master.startswith("spark://"):
+        return []
+    found = []
+    for part in master[len("spark://"):].split(","):
+        host, colon, port = part.strip().rstrip("/").rpartition(":")
+        if not colon or not port.isdigit():
+            host, port = part.strip().rstrip("/"), "7077"
+        found.append((host.strip("[]"), int(port)))
+    return found
+
+
+def on_loopback(master: str) -> bool:
+    """Whether ``master`` is a standalone master on this machine's loopback (``spark://127.0.0.1:7077``): its
+    workers are on this machine and reach the driver there, so the driver binds to 127.0.0.1 too."""
+    hosts = [host for host, _ in standalone_masters(master)]
+    return bool(hosts) and all(h.startswith("127.") or h.lower() in LOOPBACK_NAMES for h in hosts)
+
+
+def check_master(master: str, seconds: float = MASTER_PROBE_SECONDS) -> None:
+    """A standalone master that accepts no connection is a :class:`CampaignError` naming it, within ``seconds``
+    (Spark's own client retries for over a minute before it gives up, and then says only that all masters are
+    unresponsive). Other masters are left to Spark."""
+    import socket
+
+    reasons = []
+    for host, port in standalone_masters(master):
+        try:
+            socket.create_connection((host, port), timeout=seconds).close()
+            return
+        except OSError as exc:
+            reasons.append(f"{host}:{port}: {exc.strerror or exc}")
+    if reasons:
+        raise CampaignError(f"Spark master {master} cannot be reached ({'; '.join(reasons)}): is the master "
+                            "running there? (README: a standalone cluster on this machine)")
+
+
+def spark_home() -> str:
+    """The Spark installation the campaign uses: ``SPARK_HOME``, else the installed PySpark's (which holds Spark's
+    jars and ``bin/spark-class``, to start a standalone master and worker with: README)."""
+    from pyspark.find_spark_home import _find_spark_home
+
+    return os.environ.get("SPARK_HOME") or _find_spark_home()
 
 
 def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archives: bool = True,
@@ -132,13 +187,16 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archive
     class_data_sharing.py); ``driver_options`` and ``executor_options`` are added to their JVM options.
     ``ship_suite`` adds the suite's zip (ship.py) for the executors to import it from; by default it is shipped
     to every master but those of this machine (``local``, ``local[N]``, ``local-cluster[...]``)."""
+    check_master(master)
     java_version()
+    os.environ["SPARK_HOME"] = spark_home()
     python = executor_python(master)
     os.environ["PYSPARK_PYTHON"] = python
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     here = ship.is_local(master)
+    loopback = here or on_loopback(master)
     shipping = not here if ship_suite is None else ship_suite
-    if here:
+    if loopback:
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     log4j = Path(tempfile.gettempdir()) / "mqconf-log4j2.properties"
     log4j.write_text(LOG4J)
@@ -150,7 +208,7 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archive
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.master(master).appName(app_name)
-    if here:  # a cluster's executors connect back to the driver: there it keeps Spark's choice of address
+    if loopback:  # a cluster's executors connect back to the driver: there it keeps Spark's choice of address
         builder = builder.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
     builder = (builder
                .config("spark.ui.enabled", "false")
