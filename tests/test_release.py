@@ -139,3 +139,6 @@ def test_the_installed_commands_find_the_installed_scenarios_and_constants(insta
     campaign = run("campaign", "--sequences", "2")
     assert campaign.returncode == 2 and "install mq-conformance[spark]" in campaign.stderr, campaign.stderr
     assert len(campaign.stderr.splitlines()) == 1
+    emulated = run("scenario", str(folder / "put"), "--adapter", "ibmmq+model")
+    assert emulated.returncode == 2 and "install mq-conformance[ibmmq]" in emulated.stderr, emulated.stderr
+    assert len(emulated.stderr.splitlines()) == 1
