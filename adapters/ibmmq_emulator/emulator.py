@@ -46,7 +46,10 @@ from mq_conformance.reference.result import Result
 from mq_conformance.reference.structures import MQGMO, MQMD, MQOD, MQPMO
 from mq_conformance.reference.tables import Spec
 
+from mq_conformance.reference import properties, selection
+
 from ..ibmmq import to_model  # one copy of the field conversion, shared with the ibmmq adapter
+from . import handles
 from . import standing as standing_objects
 from .pcf import COMMAND_QUEUE
 
@@ -272,6 +275,7 @@ class Emulator:
             if self.real_time:
                 self._tick()
             self._created = self._stamp()
+            self.message_handles: dict[int, tuple[str, int]] = {}  # Hmsg -> (queue manager, model Hmsg): handles.py
             self.qmgr_changes: dict[str, Any] = {}  # queue-manager attributes changed since creation
             self._define_objects(standing_objects.standing().objects)
             for name in self._queues:
@@ -414,7 +418,13 @@ class Emulator:
             name = _text(od.ObjectName)
             model_od = MQOD(ObjectName=name, ObjectQMgrName=_text(od.ObjectQMgrName),
                             DynamicQName=_text(od.DynamicQName))
-            result = self._model(lambda: self.world.open(conn.qmgr, conn.hconn, model_od, options))
+            selection_string = handles.selection_string(od)
+            if selection_string is None:
+                result = self._model(lambda: self.world.open(conn.qmgr, conn.hconn, model_od, options))
+            else:  # MQOD SelectionString (reference/selection.py)
+                result = self._model(lambda: selection.open_with_selection(
+                    self.world.qmgr(conn.qmgr), selection_string,
+                    lambda: self.world.open(conn.qmgr, conn.hconn, model_od, options)))
             if result.failed:
                 return MQHO_UNUSABLE_HOBJ, od.pack(), result.comp_code, result.reason
             if result.object_name:  # a model queue made a dynamic queue: MQ returns its name in ObjectName
@@ -480,8 +490,8 @@ class Emulator:
             if hobj in conn.special:
                 return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_NOT_OPEN_FOR_OUTPUT
             model_md, model_pmo = self._put_structures(md, pmo, conn)
-            result = self._model(lambda: self.world.put(conn.qmgr, conn.hconn, hobj, model_md, model_pmo,
-                                                        bytes(data)))
+            result = self._model(self._with_handles(conn, pmo, lambda: self.world.put(
+                conn.qmgr, conn.hconn, hobj, model_md, model_pmo, bytes(data))))
             self._serve(conn.qmgr)
             return self._put_reply(md, pmo, result)
 
@@ -500,10 +510,29 @@ class Emulator:
             model_md, model_pmo = self._put_structures(md, pmo, conn)
             model_od = MQOD(ObjectName=name, ObjectQMgrName=_text(od.ObjectQMgrName),
                             DynamicQName=_text(od.DynamicQName))
-            result = self._model(lambda: self.world.put1(conn.qmgr, conn.hconn, model_od, model_md, model_pmo,
-                                                         bytes(data)))
+            result = self._model(self._with_handles(conn, pmo, lambda: self.world.put1(
+                conn.qmgr, conn.hconn, model_od, model_md, model_pmo, bytes(data))))
             self._serve(conn.qmgr)
             return self._put_reply(md, pmo, result)
+
+    def _with_handles(self, conn: _Conn, pmo: Any, put):
+        """The put, given the properties of the MQPMO's message handles when it names any (handles.py)."""
+        original, new = getattr(pmo, "OriginalMsgHandle", 0), getattr(pmo, "NewMsgHandle", 0)
+        if not original and not new:
+            return put
+        qm = self.world.qmgr(conn.qmgr)
+        return lambda: properties.put_with_properties(
+            qm, conn.hconn, handles.model_hmsg(self, conn.qmgr, original), handles.model_hmsg(self, conn.qmgr, new),
+            getattr(pmo, "Action", 0), put)
+
+    def _get_once(self, conn: _Conn, hobj: int, md: MQMD, gmo: MQGMO, max_length: int, hmsg: int) -> Result:
+        """One model MQGET; with a MsgHandle, or on a queue manager that has message handles, its properties go
+        where the MQGMO and the queue's PropertyControl say (reference/properties.py)."""
+        qm = self.world.qmgr(conn.qmgr)
+        if not hmsg and not qm.last_hmsg:
+            return self.world.get(conn.qmgr, conn.hconn, hobj, md, gmo, max_length)
+        return properties.get_with_properties(qm, conn.hconn, hobj, md, gmo, max_length,
+                                              handles.model_hmsg(self, conn.qmgr, hmsg))
 
     def _put_structures(self, md: Any, pmo: Any, conn: _Conn) -> tuple[MQMD, MQPMO]:
         model_md, model_pmo = to_model(md, MD_FIELDS, MQMD()), to_model(pmo, PMO_FIELDS, MQPMO())
@@ -554,14 +583,14 @@ class Emulator:
         model_gmo = to_model(gmo, GMO_FIELDS, MQGMO())
         interval = model_gmo.WaitInterval
         waiting = self.waits and model_gmo.Options & MQGMO_WAIT and (interval >= 0 or interval == MQWI_UNLIMITED)
+        hmsg = getattr(gmo, "MsgHandle", 0)
         if not waiting:
-            return self._model(lambda: self.world.get(conn.qmgr, conn.hconn, hobj, model_md, model_gmo, max_length))
+            return self._model(lambda: self._get_once(conn, hobj, model_md, model_gmo, max_length, hmsg))
         deadline = None if interval == MQWI_UNLIMITED else time.monotonic() + interval / 1000
         while True:
             asked_md, asked_gmo = model_md.copy(), model_gmo.copy()
             asked_gmo.WaitInterval = 0
-            result = self._model(lambda: self.world.get(conn.qmgr, conn.hconn, hobj, asked_md, asked_gmo,
-                                                        max_length))
+            result = self._model(lambda: self._get_once(conn, hobj, asked_md, asked_gmo, max_length, hmsg))
             if result.reason != MQRC_NO_MSG_AVAILABLE:
                 if result.gmo is not None:
                     result.gmo.WaitInterval = interval

@@ -27,6 +27,7 @@ import threading
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from . import handles
 from .emulator import (
     MQCC_FAILED,
     MQHC_UNUSABLE_HCONN,
@@ -238,24 +239,35 @@ def MQCBINIT(function: Any) -> None:  # noqa: N802
 
 
 def MQCRTMH(hconn: int, cmho: bytes) -> tuple[int, int, int]:  # noqa: N802
-    """Message handles are not modelled."""
-    return (0, *_unsupported(hconn, "MQCRTMH (message handles and properties)"))
+    """Message handles: adapters/ibmmq_emulator/handles.py."""
+    emulator = _owner(hconn)
+    return handles.crtmh(emulator, hconn, cmho) if emulator else (-1, MQCC_FAILED, MQRC_HCONN_ERROR)
 
 
 def MQDLTMH(hconn: int, hmsg: int, dmho: bytes) -> tuple[int, int]:  # noqa: N802
-    return _unsupported(hconn, "MQDLTMH (message handles and properties)")
+    emulator = _owner(hconn)
+    return handles.dltmh(emulator, hconn, hmsg, dmho) if emulator else (MQCC_FAILED, MQRC_HCONN_ERROR)
 
 
-def MQSETMP(hconn: int, hmsg: int, *args: Any) -> tuple[int, int]:  # noqa: N802
-    return _unsupported(hconn, "MQSETMP (message properties)")
+def MQSETMP(hconn: int, hmsg: int, smpo: bytes, name: bytes, pd: bytes, type_: int, value: Any,  # noqa: N802
+            value_length: int) -> tuple[int, int]:
+    emulator = _owner(hconn)
+    if emulator is None:
+        return MQCC_FAILED, MQRC_HCONN_ERROR
+    return handles.setmp(emulator, hconn, hmsg, smpo, name, pd, type_, value, value_length)
 
 
-def MQINQMP(hconn: int, hmsg: int, *args: Any) -> tuple[Any, int, str, int, int]:  # noqa: N802
-    return (None, 0, "", *_unsupported(hconn, "MQINQMP (message properties)"))
+def MQINQMP(hconn: int, hmsg: int, impo: bytes, name: bytes, pd: bytes, type_: int,  # noqa: N802
+            value_length: int) -> tuple[Any, int, str, int, int]:
+    emulator = _owner(hconn)
+    if emulator is None:
+        return None, 0, "", MQCC_FAILED, MQRC_HCONN_ERROR
+    return handles.inqmp(emulator, hconn, hmsg, impo, name, pd, type_, value_length)
 
 
-def MQDLTMP(hconn: int, hmsg: int, *args: Any) -> tuple[int, int]:  # noqa: N802
-    return _unsupported(hconn, "MQDLTMP (message properties)")
+def MQDLTMP(hconn: int, hmsg: int, dmpo: bytes, name: bytes) -> tuple[int, int]:  # noqa: N802
+    emulator = _owner(hconn)
+    return handles.dltmp(emulator, hconn, hmsg, dmpo, name) if emulator else (MQCC_FAILED, MQRC_HCONN_ERROR)
 
 
 def MQLOGCF(level: int, filename: str | None = None) -> tuple[int]:  # noqa: N802
