@@ -35,6 +35,7 @@ from mq_conformance.reference.calls import (
     names,
 )
 from mq_conformance.reference import properties, selection
+from mq_conformance.reference import pubsub_calls
 from mq_conformance.reference.cluster import Cluster
 from mq_conformance.reference.errors import NotModelled
 from mq_conformance.reference.tables import Spec
@@ -276,6 +277,31 @@ class ReferenceAdapter:
     def _deliver(self, args: dict) -> Outcome:
         return outcome(self.world.deliver(*decode_deliver(args, "deliver")))
 
+    # -- publish/subscribe (reference/pubsub_calls.py) --------------------------------------------------------
+    def _define_topic(self, args: dict) -> Outcome:
+        return outcome(self.world.define_topic(*pubsub_calls.decode_topic(args, "define_topic")))
+
+    def _sub(self, args: dict) -> Outcome:
+        pubsub_calls.check_call("sub", args)
+        name = pubsub_calls.handle_name(args, "handle", "")
+        sd = pubsub_calls.decode_sd(args.get("SD"), "SD")
+        qmgr, hconn = self._hconn(args)
+        destination = pubsub_calls.handle_name(args, "Hobj", "", required=False)
+        managed = bool(sd.Options & pubsub_calls.VALUES["MQSO_MANAGED"])
+        hobj = None
+        if destination is not None and not managed:
+            hobj = self._handle({"handle": destination})[2]
+        result = self.world.sub(qmgr, hconn, sd, hobj)
+        self.handles[name] = (qmgr, hconn, UNUSABLE_HOBJ if result.failed else result.hsub)
+        if managed and destination is not None:
+            self.handles[destination] = (qmgr, hconn, UNUSABLE_HOBJ if result.hobj is None else result.hobj)
+        return outcome(result)
+
+    def _subrq(self, args: dict) -> Outcome:
+        pubsub_calls.check_call("subrq", args)
+        qmgr, hconn, hsub = self._handle(args)
+        return outcome(self.world.subrq(qmgr, hconn, hsub))
+
     @staticmethod
     def _qmgr_name(args: dict) -> str:
         qmgr = args.get("qmgr")
@@ -290,6 +316,7 @@ class ReferenceAdapter:
         "define_channel": _define_channel, "set_channel": _set_channel, "suspend_qmgr": _suspend_qmgr,
         "resume_qmgr": _resume_qmgr, "alter_queue": _alter_queue, "deliver": _deliver,
         "crtmh": _crtmh, "dltmh": _dltmh, "setmp": _setmp, "inqmp": _inqmp, "dltmp": _dltmp,
+        "define_topic": _define_topic, "sub": _sub, "subrq": _subrq,
     }
 
 
@@ -310,4 +337,8 @@ def outcome(result: Result) -> Outcome:
         out.attributes = dict(result.attributes)
     if result.object_name is not None:
         out.ObjectName = result.object_name
+    if result.sub_correl_id is not None:
+        out.SD = pubsub_calls.encode_sub_correl_id(result.sub_correl_id)
+    if result.num_pubs is not None:
+        out.SRO = {"NumPubs": result.num_pubs}
     return out

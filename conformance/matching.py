@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mq_conformance.reference import constants
+from mq_conformance.reference.pubsub_calls import OUTCOME_STRUCTURES
 from mq_conformance.reference.calls import STRUCTURES, CallError, Outcome, decode_bytes, decode_field
 
-EXPECT_KEYS = ("CompCode", "Reason", "MD", "PMO", "GMO", "data", "DataLength", "attributes", "ObjectName", "property")
+EXPECT_KEYS = ("CompCode", "Reason", "MD", "PMO", "GMO", "data", "DataLength", "attributes", "ObjectName", "property",
+               "SD", "SRO")
 
 
 MATCHERS = ("one_of", "not", "at_least", "at_most")
@@ -180,7 +182,7 @@ def match(expected: Mapping[str, Any], outcome: Outcome, bindings: Bindings) -> 
         if key in ENUMS:
             have = getattr(outcome, key)
             problem = _match_value(ENUMS[key], want, actual_field(ENUMS[key], have), bindings, key)
-        elif key in STRUCTURES:
+        elif key in STRUCTURES or key in OUTCOME_STRUCTURES:
             problem = _match_structure(key, want, getattr(outcome, key), bindings)
         elif key == "data":
             problem = _match_data(want, outcome.data)
@@ -232,7 +234,7 @@ def match_object_name(want: Any, have: Any) -> str | None:
 def _match_structure(key: str, want: Mapping[str, Any], have: Mapping[str, Any] | None, bindings: Bindings) -> str | None:
     if have is None:
         return f"{key}: expected {key} fields, but the call returned no {key}"
-    kinds = STRUCTURES[key][1]
+    kinds = STRUCTURES[key][1] if key in STRUCTURES else OUTCOME_STRUCTURES[key]
     problems = []
     for name, expected in want.items():
         if name not in kinds:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from mq_conformance.adapters.capabilities import CapabilityError, check_names, mq_names, needed_by
+from mq_conformance.reference import pubsub_calls
 from mq_conformance.reference.calls import (
     CLUSTER_ARGUMENTS,
     OPS,
@@ -142,6 +143,9 @@ def check_call(call: Call) -> None:
     """Decode every argument of ``call`` as an adapter would, so that mistakes surface at load time."""
     args = placeholder(dict(call.args))
     op = call.op
+    if op in pubsub_calls.PUBSUB_OPS:
+        pubsub_calls.check_call(op, args)
+        return
     if op == "define_queue":
         decode_queue(args, "")
         check_cluster_call(op, args)
@@ -185,9 +189,11 @@ def check_call(call: Call) -> None:
     known = {
         **CLUSTER_ARGUMENTS, "define_queue": set(), "define_qmgr": set(), "connect": {"connection", "qmgr"}, "disconnect": {"connection"}, "commit": {"connection"},
         "backout": {"connection"}, "advance_clock": {"milliseconds"},
-        "open": {"handle", "queue", "ObjectQMgrName", "DynamicQName", "Options", "connection", "SelectionString"},
+        "open": {"handle", "queue", "ObjectQMgrName", "DynamicQName", "Options", "connection", "SelectionString",
+                 *pubsub_calls.TOPIC_OD_KEYS},
         "close": {"handle", "Options"}, "put": {"handle", "MD", "PMO", "data", *PUT_HANDLE_FIELDS},
-        "put1": {"queue", "ObjectQMgrName", "MD", "PMO", "data", "connection", *PUT_HANDLE_FIELDS},
+        "put1": {"queue", "ObjectQMgrName", "MD", "PMO", "data", "connection", *PUT_HANDLE_FIELDS,
+                 *pubsub_calls.TOPIC_OD_KEYS},
         "get": {"handle", "MD", "GMO", "BufferLength", *GET_HANDLE_FIELDS}, "inquire": {"handle", "Selectors"},
         "set": {"handle", "Selectors", "IntAttrs"},
     }[op]
@@ -218,7 +224,9 @@ def _step(raw: Any, path: Path, line: int, bound: set[str], opened: set[str]) ->
     except CallError as exc:
         raise SourceError(path, line_at(args, exc.path, raw.line_of(op)), f"{op}: {exc}") from None
     handle = args.get("handle")
-    if op == "open":
+    if op == "sub" and isinstance(args.get("Hobj"), str) and args["Hobj"] not in opened:
+        opened.add(args["Hobj"])  # MQSO_MANAGED names the managed destination's handle (a check at run time)
+    if op in ("open", "sub"):
         opened.add(handle)
     elif isinstance(handle, str) and handle not in opened:
         raise SourceError(path, raw.line_of(op), f"handle {handle!r} is used before any open names it")
@@ -257,10 +265,10 @@ def _check_expect(expect: Mapping[str, Any], path: Path, line: int) -> None:
             check(("enum", "MQCC"), value, key)
         elif key == "Reason":
             check(("enum", "MQRC"), value, key)
-        elif key in STRUCTURES:
+        elif key in STRUCTURES or key in pubsub_calls.OUTCOME_STRUCTURES:
             if not isinstance(value, Mapping):
                 raise SourceError(path, line_at(expect, key, line), f"expect: {key} must be a mapping of fields")
-            kinds = STRUCTURES[key][1]
+            kinds = STRUCTURES[key][1] if key in STRUCTURES else pubsub_calls.OUTCOME_STRUCTURES[key]
             for name, item in value.items():
                 if name not in kinds:
                     raise SourceError(path, line_at(expect, f"{key}.{name}", line), f"expect: {key} has no field {name!r}")
@@ -316,7 +324,7 @@ def _check_matcher(value: Any, where: str, path: Path, line: int, check) -> bool
     return True
 
 
-SETUP_KEYS = ("qmgr", "qmgrs", "channels", "queues")
+SETUP_KEYS = ("qmgr", "qmgrs", "channels", "queues", "topics")
 
 
 def _setup_list(setup: LineDict, key: str, op: str, path: Path) -> list[Step]:
@@ -373,7 +381,7 @@ def parse(data: Any, path: Path) -> Scenario:
         except CallError as exc:
             raise SourceError(path, line_at(qmgr, exc.path.removeprefix("qmgr."), setup.line_of("qmgr")), str(exc)) from None
         steps.append(Step(Call("define_qmgr", dict(qmgr)), DEFAULT_EXPECT, setup.line_of("qmgr"), setup=True))
-    for key, op in (("qmgrs", "define_qmgr"), ("channels", "define_channel")):
+    for key, op in (("qmgrs", "define_qmgr"), ("channels", "define_channel"), ("topics", "define_topic")):
         steps.extend(_setup_list(setup, key, op, path))
     queues = setup.get("queues", LineList())
     if not isinstance(queues, LineList):

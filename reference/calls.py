@@ -34,6 +34,8 @@ OPS = {
     "define_channel", "set_channel", "suspend_qmgr", "resume_qmgr", "alter_queue", "deliver",
     # message properties (reference/properties.py): MQCRTMH, MQDLTMH, MQSETMP, MQINQMP, MQDLTMP
     "crtmh", "dltmh", "setmp", "inqmp", "dltmp",
+    # publish/subscribe (reference/pubsub_calls.py)
+    "define_topic", "sub", "subrq",
 }
 
 
@@ -80,6 +82,8 @@ class Outcome:
     attributes: dict[str, Any] | None = None
     ObjectName: str | None = None  # MQOD ObjectName after MQOPEN of a model queue: the dynamic queue's name
     property: dict[str, Any] | None = None  # MQINQMP's answer: {Name, Type, Value} (reference/properties.py)
+    SD: dict[str, Any] | None = None  # MQSUB's output MQSD fields (reference/pubsub_calls.py)
+    SRO: dict[str, Any] | None = None  # MQSUBRQ's output MQSRO fields
     clauses: list[str] = field(default_factory=list)
     error: str | None = None
 
@@ -339,7 +343,11 @@ def _check_object_type(args: Mapping[str, Any], definition: QueueDefinition, pat
 def decode_od(args: Mapping[str, Any], path: str) -> MQOD:
     """The MQOD of an open or put1: ``queue`` (ObjectName), optional ``ObjectQMgrName`` and ``DynamicQName``
     (the name, or a prefix ending in ``*``, of the dynamic queue an open of a model queue makes; MQ's initial
-    value ``AMQ.*`` when absent)."""
+    value ``AMQ.*`` when absent). ``topic`` or ``ObjectString`` instead name a topic (reference/pubsub_calls.py)."""
+    from .pubsub_calls import decode_topic_od, is_topic_od
+
+    if is_topic_od(args):
+        return decode_topic_od(args, path)
     queue = args.get("queue")
     if not isinstance(queue, str) or not queue:
         raise CallError("needs a 'queue' name", _join(path, "queue"))

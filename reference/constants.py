@@ -498,6 +498,61 @@ _FROM_HEADER: dict[str, int] = {
     "MQRC_SELECTOR_ALWAYS_FALSE": 2504,
     "MQRC_PROPERTY_NAME_LENGTH_ERR": 2513,
     "MQRC_ACTION_ERROR": 2535,
+    # Publish/subscribe (issue 28; reference/topics.py, subscriptions.py, publish.py), read from cmqc.h
+    "MQOT_Q": 1,
+    "MQOT_TOPIC": 8,
+    "MQSO_NONE": 0,
+    "MQSO_NON_DURABLE": 0,
+    "MQSO_READ_AHEAD_AS_Q_DEF": 0,
+    "MQSO_ALTER": 1,
+    "MQSO_CREATE": 2,
+    "MQSO_RESUME": 4,
+    "MQSO_DURABLE": 8,
+    "MQSO_GROUP_SUB": 16,
+    "MQSO_MANAGED": 32,
+    "MQSO_SET_IDENTITY_CONTEXT": 64,
+    "MQSO_NO_MULTICAST": 128,
+    "MQSO_FIXED_USERID": 256,
+    "MQSO_ANY_USERID": 512,
+    "MQSO_PUBLICATIONS_ON_REQUEST": 2048,
+    "MQSO_NEW_PUBLICATIONS_ONLY": 4096,
+    "MQSO_FAIL_IF_QUIESCING": 8192,
+    "MQSO_ALTERNATE_USER_AUTHORITY": 262144,
+    "MQSO_WILDCARD_CHAR": 1048576,
+    "MQSO_WILDCARD_TOPIC": 2097152,
+    "MQSO_SET_CORREL_ID": 4194304,
+    "MQSO_SCOPE_QMGR": 67108864,
+    "MQSO_NO_READ_AHEAD": 134217728,
+    "MQSO_READ_AHEAD": 268435456,
+    "MQSR_ACTION_PUBLICATION": 1,
+    "MQTA_PUB_AS_PARENT": 0,
+    "MQTA_PUB_INHIBITED": 1,
+    "MQTA_PUB_ALLOWED": 2,
+    "MQTA_SUB_AS_PARENT": 0,
+    "MQTA_SUB_INHIBITED": 1,
+    "MQTA_SUB_ALLOWED": 2,
+    "MQSUB_DURABLE_AS_PARENT": 0,
+    "MQSUB_DURABLE_ALLOWED": 1,
+    "MQSUB_DURABLE_INHIBITED": 2,
+    "MQPRI_PRIORITY_AS_PARENT": -2,
+    "MQPRI_PRIORITY_AS_PUBLISHED": -3,
+    "MQRC_SD_ERROR": 2424,
+    "MQRC_TOPIC_STRING_ERROR": 2425,
+    "MQRC_NO_SUBSCRIPTION": 2428,
+    "MQRC_SUBSCRIPTION_IN_USE": 2429,
+    "MQRC_SUB_ALREADY_EXISTS": 2432,
+    "MQRC_IDENTITY_MISMATCH": 2434,
+    "MQRC_DURABILITY_NOT_ALLOWED": 2436,
+    "MQRC_NO_RETAINED_MSG": 2437,
+    "MQRC_SUB_NAME_ERROR": 2440,
+    "MQRC_OBJECT_STRING_ERROR": 2441,
+    "MQRC_SUB_INHIBITED": 2503,
+    "MQRC_DURABILITY_NOT_ALTERABLE": 2509,
+    "MQRC_NO_SUBS_MATCHED": 2550,
+    "MQIA_INHIBIT_PUB": 181,
+    "MQIA_INHIBIT_SUB": 182,
+    "MQIA_DURABLE_SUB": 175,
+    "MQCA_TOPIC_STRING": 2094,
 }
 
 VALUES: dict[str, int] = {**_CHECKED, **_FROM_HEADER}
@@ -516,7 +571,7 @@ BYTES: dict[str, bytes] = {
 FORMATS: dict[str, str] = {"MQFMT_NONE": "        ", "MQFMT_STRING": "MQSTR   ", "MQFMT_RF_HEADER_2": "MQHRF2  "}
 
 # Option fields whose value is a sum of independent bit flags, by the prefix of their constants.
-OPTION_FAMILIES = ("MQGMO", "MQPMO", "MQOO", "MQMF", "MQMO", "MQCO", "MQRO")
+OPTION_FAMILIES = ("MQGMO", "MQPMO", "MQOO", "MQMF", "MQMO", "MQCO", "MQRO", "MQSO")
 
 # Report options are partly sub-fields: each report type is requested plain, with data or with full data, and the
 # wider values include the narrower one's bits. Shown by name, a sub-field takes its widest name that fits.

@@ -111,6 +111,7 @@ class ObjectHandle:
     alias: str = ""  # the alias queue the handle was opened through ("": opened by the queue's own name)
     created_dynamic: bool = False  # this handle's MQOPEN created its (dynamic) queue
     deleted: bool = False  # its queue was deleted while it was open (MQRC_Q_DELETED)
+    topic: str | None = None  # the topic string of a handle opened on a topic (reference/publish.py)
 
 
 @dataclass(slots=True)

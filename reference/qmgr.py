@@ -18,9 +18,10 @@ from . import get as get_module
 from . import inquire as inquire_module
 from . import open as open_module
 from . import properties as properties_module
+from . import publish
 from . import put as put_module
 from . import set as set_module
-from . import syncpoint
+from . import subscriptions, syncpoint
 from .clock import Clock
 from .constants import VALUES
 from .handles import Connection, ObjectHandle, UnitOfWork
@@ -29,6 +30,7 @@ from .queue import LocalQueue, QueueDefinition
 from .result import Result, failure
 from .structures import MQGMO, MQMD, MQOD, MQPMO
 from .tables import Spec, default_spec
+from .topics import PubSub, TopicDefinition
 
 OO_OUTPUT = VALUES["MQOO_OUTPUT"]
 
@@ -58,6 +60,7 @@ class QueueManager:
     message_handles: dict = field(default_factory=dict)  # Hmsg -> MessageHandle (reference/properties.py)
     last_hmsg: int = 0
     selections: dict = field(default_factory=dict)  # Hobj -> its MQOPEN SelectionString (reference/selection.py)
+    pubsub: PubSub = field(default_factory=PubSub)  # topics and subscriptions (reference/topics.py)
 
     def __post_init__(self) -> None:
         self.ids = IdGenerator(self.name, self.seed)
@@ -96,6 +99,12 @@ class QueueManager:
             existing.definition = definition
         return Result(clauses=["admin.define-queue"])
 
+    def define_topic(self, definition: TopicDefinition) -> Result:
+        """Define a topic object (DEFINE TOPIC); redefining an existing name replaces it. Clause:
+        admin.define-topic."""
+        self.pubsub.topics[definition.name] = definition
+        return Result(clauses=["admin.define-topic"])
+
     def alter_qmgr(self, **attributes: int) -> Result:
         """Set queue-manager attributes by their MQ names (MsgMarkBrowseInterval, MaxMsgLength)."""
         names = {"MsgMarkBrowseInterval": "mark_browse_interval", "MaxMsgLength": "max_msg_length"}
@@ -120,8 +129,9 @@ class QueueManager:
         conn = self.connections.get(hconn)
         if conn is None:
             return failure("MQRC_HCONN_ERROR", "conn.hconn-error")
+        subscriptions.disconnect(self, conn)
         for hobj in sorted(conn.handles):
-            close_module.close_queue(self, conn, self.handles[hobj], 0)
+            self._close_handle(conn, self.handles[hobj], 0)
         syncpoint.commit(self, conn)
         properties_module.disconnect(self, hconn)
         del self.connections[hconn]
@@ -152,14 +162,28 @@ class QueueManager:
         conn = self._conn(hconn)
         if isinstance(conn, Result):
             return conn
+        if publish.is_topic(od):
+            return publish.open_topic(self, conn, od, options)
         return open_module.open_queue(self, conn, od, options)
 
     def close(self, hconn: int, hobj: int, options: int = 0) -> Result:
-        """MQCLOSE (see reference/close.py)."""
+        """MQCLOSE (see reference/close.py); of a subscription handle, reference/subscriptions.py."""
+        if subscriptions.is_subscription_handle(self, hobj) and hconn in self.connections:
+            return subscriptions.close_sub(self, self.connections[hconn], hobj, options)
         found = self._handle(hconn, hobj)
         if isinstance(found, Result):
             return found
-        return close_module.close_queue(self, *found, options)
+        return self._close_handle(*found, options)
+
+    def _close_handle(self, conn: Connection, handle: ObjectHandle, options: int) -> Result:
+        """MQCLOSE of an object handle: a topic's (reference/publish.py) or a queue's (reference/close.py); the
+        managed queue of a removed subscription goes with the last handle on it."""
+        if handle.topic is not None:
+            return publish.close_topic(self, conn, handle, options)
+        result = close_module.close_queue(self, conn, handle, options)
+        if handle.queue in self.pubsub.orphaned_queues and not result.failed:
+            result.clauses += subscriptions.release_managed_queue(self, handle.queue)
+        return result
 
     def put(self, hconn: int, hobj: int, md: MQMD, pmo: MQPMO, data: bytes) -> Result:
         """MQPUT (see reference/put.py); through an alias, the alias's definition counts too (reference/alias.py)."""
@@ -171,6 +195,8 @@ class QueueManager:
             return failure("MQRC_Q_DELETED", "close.delete.other-handles-q-deleted")
         if not handle.options & OO_OUTPUT:
             return failure("MQRC_NOT_OPEN_FOR_OUTPUT", "put.not-open-for-output")
+        if handle.topic is not None:
+            return publish.publish(self, conn, handle.topic, md, pmo, data)
         return put_module.put(self, conn, handle, self.queues[handle.queue], md, pmo, data,
                               via=alias_module.definition_of(self, handle.alias) if handle.alias else None)
 
@@ -182,6 +208,13 @@ class QueueManager:
         refused = put_module.check_options(self, pmo.Options, "MQPUT1")
         if refused is not None:
             return refused
+        if publish.is_topic(od):
+            resolved = publish.resolve_topic(self, od.ObjectName, od.ObjectString)
+            if isinstance(resolved, Result):
+                return resolved
+            result = publish.publish(self, conn, resolved[0], md, pmo, data, call="MQPUT1")
+            result.clauses[:0] = resolved[1]
+            return result
         target = self.queues.get(od.ObjectName)
         if target is not None and target.definition.QType == VALUES["MQQT_MODEL"]:
             return failure("MQRC_Q_TYPE_ERROR", "queue.dynamic.put1-model")
@@ -208,6 +241,8 @@ class QueueManager:
         selection = self.selections.get(hobj) if self.selections else None
         if selection is not None and exclude is None:
             exclude = selection.excludes
+        if handle.topic is not None:
+            return failure("MQRC_NOT_OPEN_FOR_INPUT", "topic.get-not-open-for-input")
         return get_module.get(self, conn, handle, self.queues[handle.queue], md, gmo, buffer_length,
                               via=alias_module.definition_of(self, handle.alias) if handle.alias else None,
                               header=header, exclude=exclude)
@@ -227,6 +262,8 @@ class QueueManager:
         found = self._live_handle(hconn, hobj)
         if isinstance(found, Result):
             return found
+        if found[1].topic is not None:
+            return failure("MQRC_NOT_OPEN_FOR_INQUIRE", "topic.inquire-not-open-for-inquire")
         return inquire_module.inquire(self, found[1], selectors)
 
     def set(self, hconn: int, hobj: int, selectors: list[str], int_attrs: list[int]) -> Result:
@@ -234,4 +271,16 @@ class QueueManager:
         found = self._live_handle(hconn, hobj)
         if isinstance(found, Result):
             return found
+        if found[1].topic is not None:
+            return failure("MQRC_NOT_OPEN_FOR_SET", "topic.set-not-open-for-set")
         return set_module.set_attributes(self, found[1], selectors, int_attrs)
+
+    def sub(self, hconn: int, sd: subscriptions.MQSD, hobj: int | None) -> Result:
+        """MQSUB (see reference/subscriptions.py)."""
+        conn = self._conn(hconn)
+        return conn if isinstance(conn, Result) else subscriptions.sub(self, conn, sd, hobj)
+
+    def subrq(self, hconn: int, hsub: int) -> Result:
+        """MQSUBRQ with MQSR_ACTION_PUBLICATION (see reference/subscriptions.py)."""
+        conn = self._conn(hconn)
+        return conn if isinstance(conn, Result) else subscriptions.subrq(self, conn, hsub)

@@ -36,6 +36,9 @@ class Result:
     attributes: dict[str, Any] | None = None
     object_name: str | None = None  # MQOPEN of a model queue: the dynamic queue's name (MQOD ObjectName)
     message: Any = None  # MQGET: the stored message returned (reference/properties.py reads its properties)
+    hsub: int | None = None  # MQSUB: the subscription handle (reference/subscriptions.py)
+    sub_correl_id: bytes | None = None  # MQSUB: the MQSD SubCorrelId publications carry as their CorrelId
+    num_pubs: int | None = None  # MQSUBRQ: the MQSRO NumPubs, publications sent
 
     @property
     def failed(self) -> bool:

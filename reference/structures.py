@@ -132,3 +132,5 @@ class MQOD:
     ObjectName: str = ""
     ObjectQMgrName: str = ""
     DynamicQName: str = "AMQ.*"  # the initial value outside z/OS; read only when ObjectName is a model queue
+    ObjectType: int = 1  # MQOT_Q; MQOT_TOPIC opens a topic to publish on (reference/publish.py)
+    ObjectString: str = ""  # a topic string, after the topic object's TopicString (reference/topics.py)

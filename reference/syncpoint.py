@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import report
+from . import publish, report
 from .handles import Connection
 from .queue import VISIBLE
 from .result import Result
@@ -40,6 +40,7 @@ def commit(qm: QueueManager, conn: Connection) -> Result:
     if delivered:
         clauses += report.delivered(qm, delivered)
     _forget_snapshots(qm, uow, restore=False)
+    clauses += publish.end_unit_of_work(qm, uow.ident, committed=True)
     if uow.puts:
         clauses.append("uow.commit.puts-visible")
     if uow.gets:
@@ -64,6 +65,7 @@ def backout(qm: QueueManager, conn: Connection) -> Result:
         message.md.BackoutCount += 1
     if _forget_snapshots(qm, uow, restore=True):
         clauses.append("uow.backout.restores-group-position")
+    clauses += publish.end_unit_of_work(qm, uow.ident, committed=False)
     if uow.puts:
         clauses.append("uow.backout.puts-removed")
     if uow.gets:

@@ -107,7 +107,7 @@ def test_ops_queue_attributes_and_keys_are_those_of_the_code():
     assert set(CALL["$defs"]["qmgr"]["properties"]) == set(CALL["$defs"]["args"]["define_qmgr"]["properties"]) == {
         "name", *QMGR_FIELDS, *CLUSTER_QMGR_FIELDS}
     # as scenario.parse takes them
-    assert set(SCENARIO["properties"]["setup"]["properties"]) == {"qmgr", "qmgrs", "channels", "queues"}
+    assert set(SCENARIO["properties"]["setup"]["properties"]) == {"qmgr", "qmgrs", "channels", "queues", "topics"}
     assert set(SCENARIO["properties"]) == SCENARIO_KEYS
     assert set(SCENARIO["$defs"]["step"]["properties"]) == OPS | STEP_KEYS
     assert set(SCENARIO["$defs"]["expect"]["properties"]) == set(EXPECT_KEYS)
@@ -330,7 +330,8 @@ def test_every_op_has_a_minimal_accepted_call():
                "set_channel": {"name": "TO.QM2", "state": "MQCHS_STOPPED"}, "suspend_qmgr": {"qmgr": "QM2"},
                "resume_qmgr": {"qmgr": "QM2"}, "alter_queue": {"name": "Q1"}, "crtmh": {"hmsg": "m"},
                "dltmh": {"hmsg": "m"}, "setmp": {"hmsg": "m", "Name": "p", "Type": "MQTYPE_NULL"},
-               "inqmp": {"hmsg": "m", "Name": "p"}, "dltmp": {"hmsg": "m", "Name": "p"}}
+               "inqmp": {"hmsg": "m", "Name": "p"}, "dltmp": {"hmsg": "m", "Name": "p"}, "define_topic": {"name": "T"},
+               "sub": {"handle": "s"}, "subrq": {"handle": "s"}}
     for op in OPS:
         validate_call({"op": op, **minimal.get(op, {})})
 
@@ -436,7 +437,7 @@ def test_scenario_example_loads_and_matches_scenario_schema(tmp_path):
     (("steps",), KeyError, "$"),
     (("author",), "me", "$"),
     (("clauses",), "put.one", "$.clauses"),
-    (("setup", "topics"), [], "$.setup"),
+    (("setup", "namelists"), [], "$.setup"),
     (("setup", "qmgr"), {"MarkInterval": 5}, "$.setup.qmgr"),
     (("setup", "queues", 0, "MaxDepth"), 5, "$.setup.queues[0]"),
     (("setup", "queues", 0, "name"), KeyError, "$.setup.queues[0]"),

@@ -65,7 +65,7 @@ def is_cluster_queue(cluster: Cluster, qm: QueueManager, od: MQOD) -> bool:
     An ObjectQMgrName naming another member goes to the cluster; one naming this queue manager, or a local
     queue outside the cluster, is an ordinary local open (cluster.topology.local-queue-first).
     """
-    if not cluster.clustered:
+    if not cluster.clustered or od.ObjectType != MQOT_Q:  # a topic is never a cluster queue
         return False
     target = od.ObjectQMgrName.strip()
     if target and target != qm.name:

@@ -305,6 +305,16 @@ class Cluster:
     def set(self, qmgr: str, hconn: int, hobj: int, selectors: list[str], int_attrs: list[int]) -> Result:
         return self.qmgr(qmgr).set(hconn, hobj, selectors, int_attrs)
 
+    # -- publish/subscribe: on the connection's own queue manager (reference/topics.py, subscriptions.py) ------
+    def define_topic(self, qmgr: str | None, definition: Any) -> Result:
+        return self.qmgr(qmgr).define_topic(definition)
+
+    def sub(self, qmgr: str, hconn: int, sd: Any, hobj: int | None) -> Result:
+        return self.qmgr(qmgr).sub(hconn, sd, hobj)
+
+    def subrq(self, qmgr: str, hconn: int, hsub: int) -> Result:
+        return self.qmgr(qmgr).subrq(hconn, hsub)
+
     def advance_clock(self, milliseconds: int) -> Result:
         """Let time pass for every queue manager (they share one clock)."""
         return self.qm.advance_clock(milliseconds)

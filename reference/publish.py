@@ -1,0 +1,233 @@
+"""Publishing: MQOPEN of a topic for output, MQPUT and MQPUT1 of a publication, its delivery to every matching
+subscription, and retained publications.
+
+Sources (clauses.yaml documents `mqopen`, `rc2045`, `pmo-options`, `rc2417`, `rc2550`, `retained-publications`,
+`subscription-options`, `topic-objects`): a topic is opened by its topic object's name, by a topic string
+(ObjectString), or by both; it is opened to publish, never to get or browse; a message in a group or a segment is
+never published; each subscription whose topic string selects the publication's gets its own copy on its
+destination queue, with the subscription's SubCorrelId as CorrelId; under syncpoint, the copies appear when the
+unit of work commits; a retained publication replaces the one kept for its topic string.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import report, topics
+from .constants import VALUES
+from .handles import Connection, ObjectHandle
+from .msgflags import GroupFlags
+from .options import first_broken, unknown_bits
+from .queue import PUT_PENDING, StoredMessage
+from .result import MQCC_WARNING, Result, failure
+from .structures import MQMD, MQMD_VERSION_2, MQOD, MQPMO, NONE_ID
+
+if TYPE_CHECKING:
+    from .qmgr import QueueManager
+    from .subscriptions import Subscription
+
+MQOT_TOPIC = VALUES["MQOT_TOPIC"]
+OO_OUTPUT = VALUES["MQOO_OUTPUT"]
+# The options an MQOPEN of a topic may use: output and the options that do not name an access to a queue.
+TOPIC_OPEN_OPTIONS = (OO_OUTPUT | VALUES["MQOO_FAIL_IF_QUIESCING"] | VALUES["MQOO_NO_MULTICAST"]
+                      | VALUES["MQOO_ALTERNATE_USER_AUTHORITY"] | VALUES["MQOO_BIND_ON_OPEN"]
+                      | VALUES["MQOO_BIND_NOT_FIXED"] | VALUES["MQOO_BIND_ON_GROUP"])
+PMO_SYNCPOINT = VALUES["MQPMO_SYNCPOINT"]
+PMO_RETAIN = VALUES["MQPMO_RETAIN"]
+PMO_NOT_OWN_SUBS = VALUES["MQPMO_NOT_OWN_SUBS"]
+PMO_WARN_IF_NO_SUBS_MATCHED = VALUES["MQPMO_WARN_IF_NO_SUBS_MATCHED"]
+PMO_SUPPRESS_REPLYTO = VALUES["MQPMO_SUPPRESS_REPLYTO"]
+MQPER_PERSISTENCE_AS_TOPIC_DEF = VALUES["MQPER_PERSISTENCE_AS_TOPIC_DEF"]
+MQPRI_PRIORITY_AS_TOPIC_DEF = VALUES["MQPRI_PRIORITY_AS_Q_DEF"]  # the same value, -1
+MQTA_PUB_INHIBITED = VALUES["MQTA_PUB_INHIBITED"]
+
+
+def is_topic(od: MQOD) -> bool:
+    """Whether an MQOD names a topic (ObjectType MQOT_TOPIC)."""
+    return od.ObjectType == MQOT_TOPIC
+
+
+def resolve_topic(qm: QueueManager, name: str, object_string: str) -> tuple[str, list[str]] | Result:
+    """The full topic string an MQOD or MQSD names (ObjectName a topic object, ObjectString a topic string), or
+    the failure: an unknown topic object, or neither field given.
+
+    Clauses: topic.open.unknown-object, topic.open.name-or-string, topic.string.concatenated.
+    """
+    name = name.strip()
+    definition = None
+    if name:
+        definition = topics.topic_object(qm.pubsub, qm.spec, name)
+        if definition is None:
+            return failure("MQRC_UNKNOWN_OBJECT_NAME", "topic.open.unknown-object")
+    elif not object_string:
+        return failure("MQRC_UNKNOWN_OBJECT_NAME", "topic.open.name-or-string")
+    clauses = ["topic.string.concatenated"] if name and object_string else []
+    return topics.full_topic_string(definition, object_string), clauses
+
+
+def open_topic(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Result:
+    """MQOPEN of a topic: only to publish (MQOO_OUTPUT and options that name no other access). A new handle in
+    ``Result.hobj``; whether publication is inhibited is checked at each MQPUT, as for queues.
+
+    Clauses: open.options.*, topic.open.output-only, topic.open.unknown-object, topic.open.name-or-string,
+    topic.string.concatenated.
+    """
+    if unknown_bits(options, "MQOO"):
+        return failure("MQRC_OPTIONS_ERROR", "open.options.unknown")
+    broken = first_broken(qm.spec["open.options"], options, "MQOPEN")
+    if broken is not None:
+        return failure(broken.reason, broken.id)
+    if options & ~TOPIC_OPEN_OPTIONS or not options & OO_OUTPUT:
+        return failure("MQRC_OPTION_NOT_VALID_FOR_TYPE", "topic.open.output-only")
+    resolved = resolve_topic(qm, od.ObjectName, od.ObjectString)
+    if isinstance(resolved, Result):
+        return resolved
+    topic, clauses = resolved
+    hobj = qm.next_handle()
+    qm.handles[hobj] = ObjectHandle(hobj=hobj, hconn=conn.hconn, queue="", options=options, topic=topic)
+    conn.handles.add(hobj)
+    return Result(clauses=clauses + ["topic.open.output-only"], hobj=hobj)
+
+
+def close_topic(qm: QueueManager, conn: Connection, handle: ObjectHandle, options: int) -> Result:
+    """MQCLOSE of a handle opened on a topic. Clauses: close.options.unknown, close.delete.not-dynamic,
+    close.handle-invalid-after."""
+    if unknown_bits(options, "MQCO"):
+        return failure("MQRC_OPTIONS_ERROR", "close.options.unknown")
+    if options & (VALUES["MQCO_DELETE"] | VALUES["MQCO_DELETE_PURGE"] | VALUES["MQCO_KEEP_SUB"]
+                  | VALUES["MQCO_REMOVE_SUB"]):
+        return failure("MQRC_OPTION_NOT_VALID_FOR_TYPE", "topic.close.no-delete-options")
+    del qm.handles[handle.hobj]
+    conn.handles.discard(handle.hobj)
+    return Result(clauses=["close.handle-invalid-after"])
+
+
+def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO, data: bytes,
+            call: str = "MQPUT") -> Result:
+    """MQPUT (or MQPUT1) of a publication on ``topic``: checked, then a copy put on the destination queue of
+    every subscription that selects it; kept as the topic's retained publication with MQPMO_RETAIN.
+
+    When a publication breaks several rules, the first in the order below is reported.
+    Clauses: put.options.*, publish.not-in-group, publish.put-inhibited, put.persistence.*, put.priority.*,
+    report.*, publish.persistence-as-topic-def, publish.priority-as-topic-def, publish.copy-per-subscription,
+    publish.correl-id-from-subscription, publish.not-own-subs, publish.suppress-reply-to, publish.syncpoint,
+    publish.retain, publish.no-subs-matched, publish.on-request-not-sent.
+    """
+    from .put import options_refusal  # put imports open, which this module's callers import
+
+    options = pmo.Options
+    refused = options_refusal(qm, options, call)
+    if refused is not None:
+        return failure(*refused)
+    version2 = md.Version >= MQMD_VERSION_2
+    flags = GroupFlags.of(md.MsgFlags if version2 else 0)
+    if flags.in_group or flags.segment:
+        return failure("MQRC_MSG_NOT_ALLOWED_IN_GROUP", "publish.not-in-group")
+    clauses: list[str] = []
+    inhibited, _source = topics.resolve_attribute(qm.pubsub, qm.spec, topic, "InhibitPublications")
+    if inhibited == MQTA_PUB_INHIBITED:
+        return failure("MQRC_PUT_INHIBITED", "publish.put-inhibited", "topic.attributes.inherited")
+    persistence = md.Persistence
+    if persistence == MQPER_PERSISTENCE_AS_TOPIC_DEF:
+        persistence = topics.resolve_attribute(qm.pubsub, qm.spec, topic, "DefPersistence")[0]
+        clauses += ["publish.persistence-as-topic-def", "topic.attributes.inherited"]
+    elif persistence not in (VALUES["MQPER_NOT_PERSISTENT"], VALUES["MQPER_PERSISTENT"]):
+        return failure("MQRC_PERSISTENCE_ERROR", "put.persistence.invalid")
+    priority = md.Priority
+    if priority == MQPRI_PRIORITY_AS_TOPIC_DEF:
+        priority = topics.resolve_attribute(qm.pubsub, qm.spec, topic, "DefPriority")[0]
+        clauses.append("publish.priority-as-topic-def")
+    elif priority < 0:
+        return failure("MQRC_PRIORITY_ERROR", "put.priority.invalid")
+    suppress = bool(options & PMO_SUPPRESS_REPLYTO)
+    checked = md
+    if suppress and md.ReplyToQ:  # checked as if there were no reply queue (publish.suppress-reply-to)
+        checked = md.copy()
+        checked.ReplyToQ = ""
+    refused = report.check_put(checked)
+    if refused is not None:
+        return failure(*refused, *(["publish.suppress-reply-to"] if checked is not md else []))
+
+    published = md.copy()
+    published.Version, published.Persistence, published.Priority = MQMD_VERSION_2, persistence, priority
+    published.MsgId = md.MsgId if md.MsgId != NONE_ID and not options & VALUES["MQPMO_NEW_MSG_ID"] \
+        else qm.ids.new_id()
+    published.PutDate, published.PutTime = qm.clock.put_date_time()
+    if suppress:
+        published.ReplyToQ, published.ReplyToQMgr = "", ""
+        clauses.append("publish.suppress-reply-to")
+    uow = qm.unit_of_work(conn) if options & PMO_SYNCPOINT else None
+    if uow is not None:
+        clauses.append("publish.syncpoint")
+
+    matched = 0
+    for subscription in sorted(qm.pubsub.subscriptions.values(), key=lambda s: s.ordinal):
+        if not topics.matches(subscription.topic, topic, subscription.character_scheme):
+            continue
+        if options & PMO_NOT_OWN_SUBS and subscription.hconn == conn.hconn:
+            clauses.append("publish.not-own-subs")
+            continue
+        if subscription.on_request:
+            clauses.append("publish.on-request-not-sent")
+            continue
+        if deliver(qm, subscription, published, data, uow, clauses):
+            matched += 1
+    if matched:
+        clauses += ["publish.copy-per-subscription", "publish.correl-id-from-subscription"]
+    if options & PMO_RETAIN:
+        retained = topics.Publication(topic, published.copy(), bytes(data))
+        if uow is not None:
+            qm.pubsub.pending_retained.setdefault(uow.ident, []).append(retained)
+        else:
+            qm.pubsub.retained[topic] = retained
+        clauses.append("publish.retain")
+    out = md.copy()
+    out.MsgId, out.PutDate, out.PutTime = published.MsgId, published.PutDate, published.PutTime
+    pmo_out = pmo.copy()
+    pmo_out.ResolvedQName, pmo_out.ResolvedQMgrName = "", qm.name
+    if not matched and options & PMO_WARN_IF_NO_SUBS_MATCHED:
+        return Result(MQCC_WARNING, VALUES["MQRC_NO_SUBS_MATCHED"], clauses + ["publish.no-subs-matched"], out,
+                      pmo_out)
+    return Result(clauses=clauses, md=out, pmo=pmo_out)
+
+
+def deliver(qm: QueueManager, subscription: Subscription, published: MQMD, data: bytes, uow, clauses: list[str],
+            retained: bool = False) -> bool:
+    """Put one copy of a publication on a subscription's destination queue: its own MsgId, the subscription's
+    SubCorrelId as CorrelId; pending until commit under a unit of work. False when the destination cannot take
+    it (gone, put-inhibited, full or too small): that subscription then misses the publication.
+
+    Clauses: publish.copy-per-subscription, publish.destination-unavailable.
+    """
+    queue = qm.queues.get(subscription.queue)
+    definition = queue.definition if queue is not None else None
+    if (definition is None or definition.InhibitPut or queue.depth >= definition.MaxQDepth
+            or len(data) > definition.MaxMsgLength):
+        clauses.append("publish.destination-unavailable")
+        return False
+    copy = published.copy()
+    copy.MsgId, copy.CorrelId = qm.ids.new_id(), subscription.correl_id
+    message = StoredMessage(qm.next_seq(), copy, bytes(data), qm.ids.new_token())
+    if uow is not None:
+        message.state, message.uow = PUT_PENDING, uow.ident
+        uow.puts.append((definition.name, message))
+    queue.add(message)
+    return True
+
+
+def retained_for(qm: QueueManager, subscription: Subscription) -> list[topics.Publication]:
+    """The retained publications a subscription's topic string selects, in topic-string order."""
+    return [p for t, p in sorted(qm.pubsub.retained.items())
+            if topics.matches(subscription.topic, t, subscription.character_scheme)]
+
+
+def end_unit_of_work(qm: QueueManager, ident: int, committed: bool) -> list[str]:
+    """At MQCMIT, the retained publications published under the unit of work replace those kept for their
+    topics; at MQBACK they are forgotten. Clause: publish.retain-under-syncpoint."""
+    pending = qm.pubsub.pending_retained.pop(ident, None)
+    if not pending:
+        return []
+    if committed:
+        for publication in pending:
+            qm.pubsub.retained[publication.topic] = publication
+    return ["publish.retain-under-syncpoint"]

@@ -1,0 +1,191 @@
+"""Topics: topic objects, topic strings, the attributes a topic string inherits down the topic tree, and the two
+wildcard schemes a subscription chooses between.
+
+Sources (clauses.yaml documents `topic-strings`, `topic-objects`, `topic-wildcards`, `char-wildcards`,
+`wildcard-schemes`): a topic string is any text, its levels separated by ``/``; an administrative topic object
+names a point of the tree by its TopicString; an attribute a topic object leaves "as parent" is taken from the
+nearest topic object above it in the tree, and from SYSTEM.BASE.TOPIC at the top. The attributes, their "as
+parent" values and SYSTEM.BASE.TOPIC's values are rows of fixtures/tables/topic-attributes.yaml.
+
+The state of publish/subscribe on one queue manager (topic objects, subscriptions, subscription handles, retained
+publications) is a :class:`PubSub` value the queue manager holds; nothing here is global.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from .constants import VALUES
+from .structures import MQMD
+
+if TYPE_CHECKING:
+    from .tables import Spec
+
+BASE_TOPIC = "SYSTEM.BASE.TOPIC"
+SEPARATOR = "/"
+MAX_TOPIC_STRING = 10240  # MQ_TOPIC_STR_LENGTH
+TOPIC_ATTRIBUTES = "topic.attributes"
+# The administrative attributes a topic object carries, by their MQI names (the rows of topic-attributes.yaml).
+ATTRIBUTE_NAMES = ("InhibitPublications", "InhibitSubscriptions", "DurableSubscriptions", "DefPersistence",
+                   "DefPriority")
+
+
+@dataclass
+class TopicDefinition:
+    """An administrative topic object (DEFINE TOPIC): its name, its TopicString, and its attributes, each either a
+    value or the attribute's "as parent" value (then inherited; :func:`resolve_attribute`)."""
+
+    name: str
+    TopicString: str = ""
+    InhibitPublications: int = VALUES["MQTA_PUB_AS_PARENT"]
+    InhibitSubscriptions: int = VALUES["MQTA_SUB_AS_PARENT"]
+    DurableSubscriptions: int = VALUES["MQSUB_DURABLE_AS_PARENT"]
+    DefPersistence: int = VALUES["MQPER_PERSISTENCE_AS_PARENT"]
+    DefPriority: int = VALUES["MQPRI_PRIORITY_AS_PARENT"]
+
+
+@dataclass
+class Publication:
+    """A retained publication: the message as published (its MQMD and data) on one topic string."""
+
+    topic: str
+    md: MQMD
+    data: bytes
+
+
+@dataclass
+class PubSub:
+    """Publish/subscribe on one queue manager: topic objects by name, subscriptions by their key, open
+    subscription handles (Hsub -> subscription key), retained publications by topic string, and the retained
+    publications a unit of work will set when it commits (unit-of-work ident -> publications)."""
+
+    topics: dict[str, TopicDefinition] = field(default_factory=dict)
+    subscriptions: dict[str, Any] = field(default_factory=dict)
+    sub_handles: dict[int, Any] = field(default_factory=dict)
+    retained: dict[str, Publication] = field(default_factory=dict)
+    pending_retained: dict[int, list[Publication]] = field(default_factory=dict)
+    orphaned_queues: set[str] = field(default_factory=set)  # managed queues of removed subscriptions, still open
+    last_subscription: int = 0
+    last_managed_queue: int = 0
+
+
+def base_topic(spec: Spec) -> TopicDefinition:
+    """SYSTEM.BASE.TOPIC as the queue manager defines it: the top of the tree, every attribute given the value of
+    its row in topic-attributes.yaml. Clause: topic.attributes.base-topic."""
+    table = spec[TOPIC_ATTRIBUTES]
+    values = {name: _value(table.lookup(attribute=name).then["base"]) for name in ATTRIBUTE_NAMES}
+    return TopicDefinition(BASE_TOPIC, "", **values)
+
+
+def topic_object(pubsub: PubSub, spec: Spec, name: str) -> TopicDefinition | None:
+    """The topic object named ``name`` (SYSTEM.BASE.TOPIC always exists), or None."""
+    found = pubsub.topics.get(name)
+    if found is None and name == BASE_TOPIC:
+        return base_topic(spec)
+    return found
+
+
+def full_topic_string(definition: TopicDefinition | None, object_string: str) -> str:
+    """The topic string an MQOD or MQSD names: the topic object's TopicString, then ``/`` and the ObjectString
+    when both are given; either alone when the other is empty. Clause: topic.string.concatenated."""
+    prefix = definition.TopicString if definition is not None else ""
+    if prefix and object_string:
+        return f"{prefix}{SEPARATOR}{object_string}"
+    return prefix or object_string
+
+
+def ancestors(topic: str) -> list[str]:
+    """The topic string and every topic string above it in the tree, nearest first, ending with the empty one (the
+    root): ``a/b/c`` -> ``a/b/c``, ``a/b``, ``a``, ``""``."""
+    found = [topic]
+    while topic:
+        topic = topic.rpartition(SEPARATOR)[0] if SEPARATOR in topic else ""
+        found.append(topic)
+    return found
+
+
+def resolve_attribute(pubsub: PubSub, spec: Spec, topic: str, attribute: str) -> tuple[int, str]:
+    """The value ``attribute`` has for ``topic``, and the name of the topic object it was taken from: the nearest
+    topic object at or above the topic string in the tree whose value is not "as parent", else SYSTEM.BASE.TOPIC.
+
+    Clauses: topic.attributes.inherited, topic.attributes.base-topic.
+    """
+    row = spec[TOPIC_ATTRIBUTES].lookup(attribute=attribute)
+    as_parent = _value(row.then["as-parent"])
+    by_string = {d.TopicString: d for d in pubsub.topics.values()}
+    for level in ancestors(topic):
+        definition = by_string.get(level)
+        if definition is not None and getattr(definition, attribute) != as_parent:
+            return getattr(definition, attribute), definition.name
+    base = pubsub.topics.get(BASE_TOPIC) or base_topic(spec)
+    value = getattr(base, attribute)
+    return (value if value != as_parent else _value(row.then["base"])), BASE_TOPIC
+
+
+def _value(item: int | str) -> int:
+    """A table cell that is a number or an MQ constant name."""
+    return item if isinstance(item, int) else VALUES[item]
+
+
+# -- wildcards --------------------------------------------------------------------------------------------------
+
+def topic_wildcard_match(pattern: str, topic: str) -> bool:
+    """Whether subscription topic string ``pattern`` selects ``topic`` under the topic-based scheme: a level that
+    is ``#`` alone matches any number of levels, none included; a level that is ``+`` alone matches exactly one
+    level; any other level, a ``#`` or ``+`` inside a level included, matches itself only.
+
+    Clauses: topic.wildcard.multilevel, topic.wildcard.single-level, topic.wildcard.literal-inside-level.
+    """
+    return _levels_match(tuple(pattern.split(SEPARATOR)), tuple(topic.split(SEPARATOR)))
+
+
+@lru_cache(maxsize=4096)
+def _levels_match(pattern: tuple[str, ...], topic: tuple[str, ...]) -> bool:
+    if not pattern:
+        return not topic
+    head, rest = pattern[0], pattern[1:]
+    if head == "#":
+        return any(_levels_match(rest, topic[skip:]) for skip in range(len(topic) + 1))
+    if not topic:
+        return False
+    if head == "+" or head == topic[0]:
+        return _levels_match(rest, topic[1:])
+    return False
+
+
+@lru_cache(maxsize=1024)
+def _char_pattern(pattern: str) -> re.Pattern[str]:
+    parts, escaped = [], False
+    for char in pattern:
+        if escaped:
+            parts.append(re.escape(char))
+            escaped = False
+        elif char == "%":
+            escaped = True
+        elif char == "*":
+            parts.append(".*")
+        elif char == "?":
+            parts.append(".")
+        else:
+            parts.append(re.escape(char))
+    return re.compile("".join(parts), re.DOTALL)
+
+
+def char_wildcard_match(pattern: str, topic: str) -> bool:
+    """Whether ``pattern`` selects ``topic`` under the character-based scheme: ``*`` stands for any characters
+    (none included, ``/`` included), ``?`` for exactly one character, and ``%`` makes the next character literal.
+
+    Clause: topic.wildcard.character-based.
+    """
+    return _char_pattern(pattern).fullmatch(topic) is not None
+
+
+def matches(pattern: str, topic: str, character_scheme: bool) -> bool:
+    """Whether a subscription on ``pattern`` selects a publication on ``topic``, under the scheme it chose
+    (MQSO_WILDCARD_CHAR, or the default MQSO_WILDCARD_TOPIC). Clause: topic.wildcard.scheme-per-subscription."""
+    if character_scheme:
+        return char_wildcard_match(pattern, topic)
+    return topic_wildcard_match(pattern, topic)
