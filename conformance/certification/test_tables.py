@@ -210,7 +210,9 @@ def test_inconsistent_logical_order_call_reports_the_reason_of_its_row(adapter, 
 # -- option rules -------------------------------------------------------------------------------------------
 
 OPTION_TABLES = [t for t in SPEC.tables.values() if hasattr(t, "family")]
-BASE = {"MQOO": ["MQOO_OUTPUT"], "MQPMO": [], "MQGMO": []}
+BASE = {"MQOO": ["MQOO_OUTPUT"], "MQPMO": [], "MQGMO": [], "MQSO": ["MQSO_CREATE"]}
+# What a rule that needs one of BASE's options breaks with instead (MQSO_RESUME: a subscription is still asked for)
+OTHER_BASE = {"MQOO": ["MQOO_INQUIRE"], "MQSO": ["MQSO_RESUME"]}
 
 
 def _breaking_options(family: str, rule) -> list[str] | None:
@@ -220,10 +222,12 @@ def _breaking_options(family: str, rule) -> list[str] | None:
         return BASE[family] + nonzero(rule.at_most_one)[:2]
     if rule.if_any:
         needed = set(rule.requires_one_of)
-        base = [o for o in BASE[family] if o not in needed] or (["MQOO_INQUIRE"] if family == "MQOO" else [])
+        base = [o for o in BASE[family] if o not in needed] or OTHER_BASE.get(family, [])
         return base + nonzero(rule.if_any)[:1]
     if rule.forbidden:
         return BASE[family] + nonzero(rule.forbidden)[:1]
+    if rule.at_least_one and all(VALUES[n] for n in rule.at_least_one):
+        return [o for o in BASE[family] if o not in rule.at_least_one]  # none of the options it needs
     return None  # at-least-one with a zero-valued member cannot be broken
 
 
@@ -238,6 +242,9 @@ OPTION_ROWS = [_option_row(t, r) for t in OPTION_TABLES for r in t.rows]
 
 
 def _call_with(session: Session, family: str, call: str, options: list[str]) -> Outcome:
+    if family == "MQSO":
+        session.ok("open", handle="d", queue="Q1", Options=["MQOO_INPUT_AS_Q_DEF"])
+        return session("sub", handle="s", Hobj="d", SD={"Options": options, "ObjectString": "T", "SubName": "S"})
     if family == "MQOO":
         return session("open", handle="h", queue="Q1", Options=options)
     session.ok("open", handle="h", queue="Q1", Options=["MQOO_OUTPUT", "MQOO_INPUT_SHARED", "MQOO_BROWSE"])
@@ -261,7 +268,8 @@ def test_options_that_break_a_documented_rule_are_refused(adapter, table, rule):
         outcome = _call_with(session, table.family, "MQOPEN", [n for n in rule.at_least_one if VALUES[n]][:1])
         assert outcome.CompCode == "MQCC_OK"
         return
-    call = rule.calls[0] if rule.calls else {"MQOO": "MQOPEN", "MQPMO": "MQPUT", "MQGMO": "MQGET"}[table.family]
+    call = rule.calls[0] if rule.calls else {"MQOO": "MQOPEN", "MQPMO": "MQPUT", "MQGMO": "MQGET",
+                                             "MQSO": "MQSUB"}[table.family]
     outcome = _call_with(session, table.family, call, options)
     assert (outcome.CompCode, outcome.Reason) == ("MQCC_FAILED", rule.reason)
 

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 OO_OUTPUT = VALUES["MQOO_OUTPUT"]
 OO_INQUIRE = VALUES["MQOO_INQUIRE"]
+MQOT_Q = VALUES["MQOT_Q"]
 # What needs a local instance: input, browse and set (cluster.open.input-remote).
 OO_READ = OO_INPUT | VALUES["MQOO_BROWSE"] | VALUES["MQOO_SET"]
 # What an open of a cluster queue without a local instance may ask for: output, inquire, the bind option, context.
