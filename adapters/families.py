@@ -2,9 +2,9 @@
 
 Each family is one kind of plausible single bug, applied systematically to everything the data names:
 
-- ``mutant:option-ignored:<option>``: every single-bit option of MQPMO, MQGMO, MQOO and MQCO (reference/constants.py
-  FLAGS) ignored by the calls that take it - the call runs as if the option were not given, and the options the
-  implementation echoes back are the caller's;
+- ``mutant:option-ignored:<option>``: every single-bit option of MQPMO, MQGMO, MQOO, MQCO and MQSO
+  (reference/constants.py FLAGS) ignored by the calls that take it - the call runs as if the option were not given,
+  and the options the implementation echoes back are the caller's;
 - ``mutant:output-unset:<structure>.<field>``: every output field of MQMD, MQPMO and MQGMO (reference/calls.py
   STRUCTURES, less the input-only fields) left as the caller passed it in;
 - ``mutant:limit:<limit>:<+1|-1>``: every numeric limit of :data:`LIMITS` off by one, in both directions.
@@ -40,8 +40,9 @@ OPTION_CALLS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "MQGMO": (("get",), "GMO"),
     "MQOO": (("open",), None),
     "MQCO": (("close",), None),
+    "MQSO": (("sub",), "SD"),
 }
-OPTION_AREAS = {"MQPMO": "put", "MQGMO": "get", "MQOO": "open", "MQCO": "close"}
+OPTION_AREAS = {"MQPMO": "put", "MQGMO": "get", "MQOO": "open", "MQCO": "close", "MQSO": "sub"}
 
 # The fields of each structure that only the caller sets; every other field is an output of some call.
 INPUT_ONLY: dict[str, frozenset[str]] = {
@@ -82,10 +83,13 @@ UNREAD_OPTIONS: dict[str, str] = {
     "MQPMO_RESOLVE_LOCAL_Q": "remote-queues (name resolution)",
     "MQOO_RESOLVE_LOCAL_Q": "remote-queues (name resolution)",
     "MQOO_RESOLVE_NAMES": "remote-queues (name resolution)",
-    "MQPMO_WARN_IF_NO_SUBS_MATCHED": "publish-subscribe", "MQPMO_RETAIN": "publish-subscribe",
-    "MQPMO_SCOPE_QMGR": "publish-subscribe", "MQPMO_SUPPRESS_REPLYTO": "publish-subscribe",
-    "MQPMO_NOT_OWN_SUBS": "publish-subscribe", "MQCO_KEEP_SUB": "publish-subscribe",
-    "MQCO_REMOVE_SUB": "publish-subscribe", "MQOO_NO_MULTICAST": "publish-subscribe (multicast)",
+    "MQPMO_SCOPE_QMGR": "publish-subscribe (publication scope across queue managers)",
+    "MQOO_NO_MULTICAST": "publish-subscribe (multicast)",
+    "MQSO_NO_MULTICAST": "publish-subscribe (multicast)",
+    "MQSO_SCOPE_QMGR": "publish-subscribe (subscription scope across queue managers)",
+    "MQSO_ALTERNATE_USER_AUTHORITY": "security", "MQSO_SET_IDENTITY_CONTEXT": "message-context",
+    "MQSO_FAIL_IF_QUIESCING": "environment (the queue manager never quiesces)",
+    "MQSO_READ_AHEAD": "environment (read-ahead)", "MQSO_NO_READ_AHEAD": "environment (read-ahead)",
     "MQPMO_MD_FOR_OUTPUT_ONLY": "message-properties (MQPMO_MD_FOR_OUTPUT_ONLY, which reference/properties.py does "
                                 "not model: the MQMD of a put from a message handle)",
     "MQGMO_CONVERT": "data-conversion",
@@ -140,7 +144,7 @@ def equivalent_notes() -> dict[str, str]:
 
 
 def option_ignored_names() -> Iterator[str]:
-    """``option-ignored`` mutants: one per single-bit option of MQPMO, MQGMO, MQOO and MQCO."""
+    """``option-ignored`` mutants: one per single-bit option of MQPMO, MQGMO, MQOO, MQCO and MQSO."""
     for family in OPTION_CALLS:
         for name in FLAGS[family]:
             yield f"{PREFIX}{OPTION_IGNORED}:{name}"
@@ -199,7 +203,7 @@ class OptionIgnored(ReferenceAdapter):
     def __init__(self, option: str):
         family = family_of(option)
         if option not in FLAGS.get(family, {}) or family not in OPTION_CALLS:
-            raise AdapterError(f"{option} is not a single-bit option of MQPMO, MQGMO, MQOO or MQCO")
+            raise AdapterError(f"{option} is not a single-bit option of MQPMO, MQGMO, MQOO, MQCO or MQSO")
         self.option, self.family, self.bit = option, family, FLAGS[family][option]
         super().__init__()
         self.name = f"{PREFIX}{OPTION_IGNORED}:{option}"

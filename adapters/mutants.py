@@ -844,6 +844,32 @@ EQUIVALENT: dict[str, str] = {
 
 EQUIVALENT.update(equivalent_notes())
 
+# Topic attributes (fixtures/tables/topic-attributes.yaml): a cell changed to another name of the same value, or a
+# SYSTEM.BASE.TOPIC value changed to one that the model treats exactly as the documented one.
+_SAME_VALUE = ("{new} has the value the row already holds ({value} in cmqc.h), so the row, and every resolution by "
+               "it, is unchanged")
+_ALLOWS_ALIKE = ("the model compares the resolved {attribute} with {inhibited} only (MQINQ of a topic's attributes "
+                 "is not modelled), and {new} (0) allows, as {base} does; SYSTEM.BASE.TOPIC's value resolves to it "
+                 "unchanged, so every publication and subscription is decided alike")
+for _row, _attribute, _inhibited, _base, _same in (
+        ("inhibit-publications", "InhibitPublications", "MQTA_PUB_INHIBITED", "MQTA_PUB_ALLOWED",
+         (("as-parent", "MQSUB_DURABLE_AS_PARENT", 0), ("as-parent", "MQTA_SUB_AS_PARENT", 0),
+          ("base", "MQTA_SUB_ALLOWED", 2))),
+        ("inhibit-subscriptions", "InhibitSubscriptions", "MQTA_SUB_INHIBITED", "MQTA_SUB_ALLOWED",
+         (("as-parent", "MQSUB_DURABLE_AS_PARENT", 0), ("as-parent", "MQTA_PUB_AS_PARENT", 0),
+          ("base", "MQTA_PUB_ALLOWED", 2))),
+        ("durable-subscriptions", "DurableSubscriptions", "MQSUB_DURABLE_INHIBITED", "MQSUB_DURABLE_ALLOWED",
+         (("as-parent", "MQTA_PUB_AS_PARENT", 0), ("as-parent", "MQTA_SUB_AS_PARENT", 0)))):
+    for _cell, _new, _value in _same:
+        EQUIVALENT[f"table:topic.attributes.{_row}:{_cell}={_new}"] = _SAME_VALUE.format(new=_new, value=_value)
+    for _new in ("0", "MQPER_NOT_PERSISTENT"):
+        EQUIVALENT[f"table:topic.attributes.{_row}:base={_new}"] = _ALLOWS_ALIKE.format(
+            attribute=_attribute, inhibited=_inhibited, new=_new, base=_base)
+EQUIVALENT["table:topic.attributes.def-persistence:base=0"] = _SAME_VALUE.format(new="0 (DEFPRTY's base, as text)",
+                                                                                 value=0)
+EQUIVALENT["table:topic.attributes.def-priority:base=MQPER_NOT_PERSISTENT"] = _SAME_VALUE.format(
+    new="MQPER_NOT_PERSISTENT", value=0)
+
 
 def semantic_mutant_names() -> list[str]:
     """Every semantic mutant, as an adapter name."""

@@ -400,9 +400,9 @@ def lint(paths: Sequence[Path] = ()) -> int:
             if clause_id not in registry:
                 problems.append(f"{scenario.path}: cites unknown clause {clause_id}")
     if own:
-        from mq_conformance.reference.tables import Spec
+        from mq_conformance.reference.tables import every_table
 
-        for table in Spec.load().tables.values():
+        for table in every_table():
             for row in table.rows:
                 if row.id not in registry:
                     problems.append(f"fixtures/tables ({table.id}): row {row.id} has no clause")

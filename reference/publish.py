@@ -28,10 +28,10 @@ if TYPE_CHECKING:
 
 MQOT_TOPIC = VALUES["MQOT_TOPIC"]
 OO_OUTPUT = VALUES["MQOO_OUTPUT"]
-# The options an MQOPEN of a topic may use: output and the options that do not name an access to a queue.
-TOPIC_OPEN_OPTIONS = (OO_OUTPUT | VALUES["MQOO_FAIL_IF_QUIESCING"] | VALUES["MQOO_NO_MULTICAST"]
-                      | VALUES["MQOO_ALTERNATE_USER_AUTHORITY"] | VALUES["MQOO_BIND_ON_OPEN"]
-                      | VALUES["MQOO_BIND_NOT_FIXED"] | VALUES["MQOO_BIND_ON_GROUP"])
+# The options of MQOPEN that ask for an access a topic does not give: getting, browsing, setting, inquiring.
+TOPIC_REFUSED_OPTIONS = (VALUES["MQOO_INPUT_AS_Q_DEF"] | VALUES["MQOO_INPUT_SHARED"] | VALUES["MQOO_INPUT_EXCLUSIVE"]
+                         | VALUES["MQOO_BROWSE"] | VALUES["MQOO_SET"] | VALUES["MQOO_INQUIRE"]
+                         | VALUES["MQOO_SAVE_ALL_CONTEXT"] | VALUES["MQOO_CO_OP"])
 PMO_SYNCPOINT = VALUES["MQPMO_SYNCPOINT"]
 PMO_RETAIN = VALUES["MQPMO_RETAIN"]
 PMO_NOT_OWN_SUBS = VALUES["MQPMO_NOT_OWN_SUBS"]
@@ -77,7 +77,7 @@ def open_topic(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
     broken = first_broken(qm.spec["open.options"], options, "MQOPEN")
     if broken is not None:
         return failure(broken.reason, broken.id)
-    if options & ~TOPIC_OPEN_OPTIONS or not options & OO_OUTPUT:
+    if options & TOPIC_REFUSED_OPTIONS or not options & OO_OUTPUT:
         return failure("MQRC_OPTION_NOT_VALID_FOR_TYPE", "topic.open.output-only")
     resolved = resolve_topic(qm, od.ObjectName, od.ObjectString)
     if isinstance(resolved, Result):

@@ -61,6 +61,9 @@ class Table:
     outputs: Mapping[str, Any]
     rows: tuple[Row, ...]
     _memo: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
+    # "decision": the model decides by the rows; "examples": IBM's worked examples, which tests check the model
+    # against and the model never reads (so they are not in a Spec, and no mutant changes them)
+    kind: str = "decision"
 
     def lookup(self, **facts: Any) -> Row | None:
         """The row that decides for ``facts``, or None when no row applies."""
@@ -184,6 +187,7 @@ def load_table(path: Path) -> Table | OptionRules:
             inputs=inputs,
             outputs=data.get("outputs", {}),
             rows=rows,
+            kind=data.get("kind", "decision"),
         )
     except (KeyError, TypeError) as exc:
         raise TableError(f"{path}: missing or malformed field {exc}") from None
@@ -191,6 +195,8 @@ def load_table(path: Path) -> Table | OptionRules:
         unknown = set(row.when) - set(inputs)
         if unknown:
             raise TableError(f"{path}: row {row.id} names unknown inputs {sorted(unknown)}")
+    if table.kind not in ("decision", "examples"):
+        raise TableError(f"{path}: kind must be 'decision', 'examples' or 'option-rules', not {table.kind!r}")
     if table.match not in ("unique", "first"):
         raise TableError(f"{path}: match must be 'unique' or 'first', not {table.match!r}")
     return table
@@ -229,8 +235,25 @@ class Spec:
         for path in sorted((p for p in directory.iterdir() if p.name.endswith(".yaml") and p.is_file()),
                            key=lambda p: p.name):
             table = load_table(path)
-            tables[table.id] = table
+            if getattr(table, "kind", "decision") != "examples":
+                tables[table.id] = table
         return cls(tables)
+
+
+def every_table(directory: Path | Traversable | None = None) -> list[Table | OptionRules]:
+    """Every table file's table, the examples included (for checks that each row has a clause)."""
+    directory = directory or tables_dir()
+    return [load_table(p) for p in sorted((p for p in directory.iterdir() if p.name.endswith(".yaml") and p.is_file()),
+                                          key=lambda p: p.name)]
+
+
+def load_examples(name: str, directory: Path | Traversable | None = None) -> Table:
+    """A table of IBM's worked examples (``kind: examples``) by its file name, for the tests that check the model
+    against it."""
+    table = load_table((directory or tables_dir()) / name)
+    if not isinstance(table, Table) or table.kind != "examples":
+        raise TableError(f"{name}: not a table of examples")
+    return table
 
 
 _DEFAULT: list[Spec] = []

@@ -126,8 +126,10 @@ def resolve_attribute(pubsub: PubSub, spec: Spec, topic: str, attribute: str) ->
 
 
 def _value(item: int | str) -> int:
-    """A table cell that is a number or an MQ constant name."""
-    return item if isinstance(item, int) else VALUES[item]
+    """A table cell: an MQ constant name, or a number (written as text where the column holds names)."""
+    if isinstance(item, int):
+        return item
+    return int(item) if item.lstrip("-").isdigit() else VALUES[item]
 
 
 # -- wildcards --------------------------------------------------------------------------------------------------
