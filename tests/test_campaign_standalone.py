@@ -110,3 +110,16 @@ def test_a_standalone_master_nobody_listens_on_is_one_line_naming_it_in_seconds(
     err = capsys.readouterr().err
     assert status == 2 and len(err.splitlines()) == 1 and url in err and "cannot be reached" in err, err
     assert seconds < 10 and not (tmp_path / "out").exists()
+
+
+def test_a_task_failing_with_an_error_of_the_suite_is_named_by_its_class_and_message():
+    """Spark 4 gives a Python worker's error as its traceback; the suite's own errors end it with their module."""
+    from mq_conformance.conformance.campaign.spark import _first_line
+
+    text = ("[PYTHON_EXCEPTION] An exception was thrown from the Python worker: Traceback (most recent call last):\n"
+            '  File "spark.py", line 398, in task\n'
+            "mq_conformance.conformance.campaign.store.CampaignError: the campaign location /c needs pyarrow\n"
+            " SQLSTATE: 38000")
+    assert _first_line(Exception(text)) == "CampaignError: the campaign location /c needs pyarrow"
+    assert _first_line(Exception("x\nModuleNotFoundError: No module named 'yaml'")) == (
+        "ModuleNotFoundError: No module named 'yaml'")

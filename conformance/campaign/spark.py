@@ -552,7 +552,9 @@ def _quiesce(cancellation: Cancellation) -> None:
 def _first_line(exc: BaseException) -> str:
     """The useful line of an exception raised through Py4J (the Python error of a task, if there is one)."""
     text = str(exc)
-    python_errors = re.findall(r"^\w*(?:Error|Exception): .*$", text, re.MULTILINE)
+    # the last ``Name: message`` line of a Python traceback; a class given with its module
+    # (``mq_conformance.conformance.campaign.store.CampaignError: ...``) is named without it
+    python_errors = re.findall(r"^(?:\w+\.)*(\w*(?:Error|Exception): .*)$", text, re.MULTILINE)
     return (python_errors[-1] if python_errors else text.strip().splitlines()[0] if text.strip() else repr(exc))[:500]
 
 
