@@ -1062,8 +1062,75 @@ CLUSTER = Area(
     ("cluster.workload",), clauses=("cluster",))
 
 
+# -- publish/subscribe ---------------------------------------------------------------------------------------
+# Topics of a small tree, subscriptions on them by both wildcard schemes (a destination queue opened as "q", or
+# managed), publications with the publish/subscribe put options, retained ones asked for with subrq, subscriptions
+# kept or removed at close and resumed by name, all under units of work (reference/topics.py, publish.py,
+# subscriptions.py).
+
+TOPIC_STRINGS = ("Sports", "Sports/Football", "Sports/Golf", "News")
+SUBSCRIBED_STRINGS = ("Sports/#", "Sports/+", "#", "Sports/Football", "News", "Sports/*", "S?orts")
+SUB_OPTIONS = _names("MQSO", "DURABLE", "MANAGED", "PUBLICATIONS_ON_REQUEST", "NEW_PUBLICATIONS_ONLY",
+                     "WILDCARD_CHAR", "SET_CORREL_ID", "RESUME", "ALTER")
+PUBLISH_OPTIONS = _names("MQPMO", "RETAIN", "WARN_IF_NO_SUBS_MATCHED", "NOT_OWN_SUBS", "SUPPRESS_REPLYTO",
+                         "SYNCPOINT")
+SUBSCRIBERS = ("s1", "s2", "s3")
+
+
+@rule(handle=OneOf(SUBSCRIBERS), string=OneOf(SUBSCRIBED_STRINGS), options=SomeOf(SUB_OPTIONS, 3), weight=3)
+def subscribe(handle, string, options):
+    # the handle's subscription is closed first (removed unless durable), then made, resumed or altered anew
+    destination = "m" + handle if "MQSO_MANAGED" in options else "q"
+    return [_call("close", handle=handle), _call("sub", handle=handle, Hobj=destination,
+                  SD={"Options": ["MQSO_CREATE", *options], "ObjectString": string, "SubName": handle.upper(),
+                      "SubCorrelId": handle})]
+
+
+@rule(topic=OneOf(TOPIC_STRINGS), options=SomeOf(PUBLISH_OPTIONS, 2), group=OneOf(([], [], [], [MF["MSG_IN_GROUP"]])),
+      put1_=BOOL, weight=4)
+def publish(topic, options, group, put1_):
+    md = {"MsgFlags": list(group), "ReplyToQ": "REPLYQ"}
+    if put1_:
+        return [_call("put1", ObjectString=topic, PMO={"Options": list(options)}, MD=md, data=topic)]
+    return [_call("open", handle="p", ObjectString=topic, Options=["MQOO_OUTPUT"]),
+            _call("put", handle="p", PMO={"Options": list(options)}, MD=md, data=topic), _call("close", handle="p")]
+
+
+@rule(handle=OneOf(SUBSCRIBERS), options=OneOf(([], [], ["MQCO_KEEP_SUB"], ["MQCO_REMOVE_SUB"])))
+def unsubscribe(handle, options):
+    return [_call("close", handle=handle, Options=list(options))]
+
+
+@rule(handle=OneOf(SUBSCRIBERS))
+def request_retained(handle):
+    return [_call("subrq", handle=handle)]
+
+
+@rule(handle=OneOf(("q", "q", "ms1", "ms2", "ms3")), weight=3)
+def get_publication(handle):
+    return [_get((), handle=handle)]
+
+
+PUBSUB = Area(
+    "pubsub", "Publish/subscribe: subscriptions by both wildcard schemes, managed or on a queue, durable or not; "
+    "publications with retain, no-local and the no-match warning; retained publications on request; subscriptions "
+    "kept, removed and resumed; units of work", frozenset({"core", "pubsub", "units-of-work", "groups"}),
+    ({"op": "define_queue", **QUEUE}, _open("q", ["MQOO_INPUT_SHARED"]),
+     # the managed destinations' handle names, opened on Q1 until an MQSO_MANAGED subscription rebinds them
+     *(_open("m" + s, ["MQOO_INPUT_SHARED"]) for s in SUBSCRIBERS),
+     {"op": "define_topic", "name": "SPORTS", "TopicString": "Sports", "DefPersistence": "MQPER_PERSISTENT"},
+     # one subscription of each kind, so that every subscription handle name is bound from the start
+     _call("sub", handle="s1", Hobj="q", SD={"Options": ["MQSO_CREATE"], "ObjectString": "Sports/#", "SubName": "S1"}),
+     _call("sub", handle="s2", Hobj="ms2", SD={"Options": ["MQSO_CREATE", "MQSO_MANAGED", "MQSO_DURABLE"],
+                                              "ObjectName": "SPORTS", "ObjectString": "Football", "SubName": "S2"}),
+     _call("sub", handle="s3", Hobj="q", SD={"Options": ["MQSO_CREATE", "MQSO_PUBLICATIONS_ON_REQUEST"],
+                                            "ObjectString": "Sports/+", "SubName": "S3"})),
+    (subscribe, publish, unsubscribe, request_retained, get_publication, end_unit_of_work),
+    clauses=("publish", "sub", "topic"))
+
+
 AREAS: dict[str, Area] = {a.name: a for a in (GROUPS, SEGMENTATION, BROWSE_MARK, OPTIONS, MATCHING, UNITS_OF_WORK,
-                                              QUEUES, DYNAMIC, SET, ALIAS, EXPIRY, REPORTS, CLUSTER)}
+                                              QUEUES, DYNAMIC, SET, ALIAS, EXPIRY, REPORTS, CLUSTER, PUBSUB)}
 
 
 # -- table-directed generation ------------------------------------------------------------------------------

@@ -131,3 +131,11 @@ def test_without_a_listener_a_connect_is_queue_manager_not_available(tmp_path):
         "    print(exc.reason)\n")
     env = {"MQCONF_EMULATOR": f"unix:{tmp_path}/nobody.sock", "SITE": str(site)}
     assert _finish(_start(env, str(script))).split() == ["2059"]
+
+
+def test_a_publication_reaches_a_subscriber_in_another_process(queue_manager):
+    # the topic strings and the subscription name (MQCHARV fields) are read in each application's own process
+    subscriber = _start(queue_manager, "subscriber.py", "Sports/#", "2")
+    assert subscriber.stdout.readline().strip() == "subscribed"
+    assert _finish(_start(queue_manager, "publisher.py", "News", "Sports/Football", "Sports/Golf")) == "published 3\n"
+    assert _finish(subscriber).splitlines() == ["news of Sports/Football", "news of Sports/Golf"]

@@ -78,6 +78,7 @@ MQHC_UNUSABLE_HCONN = -1
 MQHO_UNUSABLE_HOBJ = -1
 MQOT_Q = 1
 MQOT_Q_MGR = 5
+MQOT_TOPIC = 8
 MQOO_INQUIRE = 0x20
 MQOO_OUTPUT = 0x10
 MQCA_Q_MGR_NAME = 2015
@@ -301,6 +302,16 @@ class Emulator:
         """The default queue manager's local queues by name (:class:`mq_conformance.reference.queue.LocalQueue`)."""
         return self.world.qm.queues
 
+    def define_topic(self, name: str, **attributes: Any) -> None:
+        """Define (or redefine) a topic object; attributes as in scenarios' ``define_topic`` (TopicString,
+        InhibitPublications, InhibitSubscriptions, DurableSubscriptions, DefPersistence, DefPriority; numbers or MQ
+        constant names). ``ValueError`` names a bad attribute."""
+        from mq_conformance.reference.pubsub_calls import decode_topic
+
+        _qmgr, definition = decode_topic({"name": name, **attributes}, "define_topic")
+        with self._lock:
+            self.world.define_topic(self._qmgr_name, definition)
+
     def define_queue(self, name: str, **attributes: Any) -> None:
         """Define (or redefine) a local queue; attributes as in scenarios' ``define_queue`` (MaxQDepth,
         MaxMsgLength, InhibitPut, MsgDeliverySequence, DefPersistence, DefPriority, DefInputOpenOption,
@@ -404,7 +415,9 @@ class Emulator:
             self._serve(conn.qmgr)
             return result.comp_code, result.reason
 
-    def MQOPEN(self, hconn: int, od_raw: bytes, options: int) -> tuple[int, bytes, int, int]:
+    def MQOPEN(self, hconn: int, od_raw: bytes, options: int,
+               strings: dict[str, str] | None = None) -> tuple[int, bytes, int, int]:
+        """MQOPEN; ``strings`` are the MQOD's MQCHARV strings (ObjectString), read by the caller's process."""
         with self._call():
             od = unpack("OD", od_raw, "MQOD")
             conn = self._conn(hconn)
@@ -412,6 +425,13 @@ class Emulator:
                 return MQHO_UNUSABLE_HOBJ, od.pack(), MQCC_FAILED, MQRC_HCONN_ERROR
             if od.ObjectType == MQOT_Q_MGR:
                 return self._open_special(conn, od, "qmgr", options)
+            if od.ObjectType == MQOT_TOPIC:  # adapters/ibmmq_emulator/pubsub.py
+                from .pubsub import topic_od
+
+                model = topic_od(od, strings or {})
+                result = self._model(lambda: self.world.open(conn.qmgr, conn.hconn, model, options))
+                return (MQHO_UNUSABLE_HOBJ if result.failed else result.hobj), od.pack(), result.comp_code, \
+                    result.reason
             if od.ObjectType != MQOT_Q:
                 refused = refuse(f"MQOPEN of object type {od.ObjectType} ({object_type_name(od.ObjectType)})")
                 return MQHO_UNUSABLE_HOBJ, od.pack(), refused.comp_code, refused.reason
@@ -496,7 +516,8 @@ class Emulator:
             return self._put_reply(md, pmo, result)
 
     def MQPUT1(self, hconn: int, od_raw: bytes, md_raw: bytes, pmo_raw: bytes,
-               data: bytes) -> tuple[bytes, bytes, int, int]:
+               data: bytes, strings: dict[str, str] | None = None) -> tuple[bytes, bytes, int, int]:
+        """MQPUT1; ``strings`` are the MQOD's MQCHARV strings (ObjectString), read by the caller's process."""
         with self._call():
             od = unpack("OD", od_raw, "MQOD")
             md, pmo = unpack("MD", md_raw, "MQMD"), unpack("PMO", pmo_raw, "MQPMO")
@@ -504,6 +525,14 @@ class Emulator:
             if conn is None:
                 return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_HCONN_ERROR
             name = _text(od.ObjectName)
+            if od.ObjectType == MQOT_TOPIC:  # adapters/ibmmq_emulator/pubsub.py
+                from .pubsub import topic_od
+
+                model_md, model_pmo = self._put_structures(md, pmo, conn)
+                model = topic_od(od, strings or {})
+                result = self._model(lambda: self.world.put1(conn.qmgr, conn.hconn, model, model_md, model_pmo,
+                                                             bytes(data)))
+                return self._put_reply(md, pmo, result)
             if od.ObjectType != MQOT_Q:
                 refused = refuse(f"MQPUT1 to object type {od.ObjectType} ({object_type_name(od.ObjectType)})")
                 return md.pack(), pmo.pack(), refused.comp_code, refused.reason

@@ -38,6 +38,7 @@ from .emulator import (
     EmulatorError,
     refuse,
 )
+from . import pubsub
 
 try:
     __version__ = version("ibmmq")  # the Python layer refuses a native module of another version
@@ -134,11 +135,13 @@ def MQDISC(hconn: int) -> tuple[int, int]:  # noqa: N802
     return emulator.MQDISC(hconn) if emulator else (MQCC_FAILED, MQRC_HCONN_ERROR)
 
 
-def MQOPEN(hconn: int, od: bytes, options: int) -> tuple[int, bytes, int, int]:  # noqa: N802
+def MQOPEN(hconn: int, od: bytes, options: int,  # noqa: N802
+           strings: dict | None = None) -> tuple[int, bytes, int, int]:
+    """``strings``: the MQOD's MQCHARV strings as a remote application's process read them; none: read here."""
     emulator = _owner(hconn)
     if emulator is None:
         return -1, od, MQCC_FAILED, MQRC_HCONN_ERROR
-    return emulator.MQOPEN(hconn, od, options)
+    return emulator.MQOPEN(hconn, od, options, pubsub.local_strings(od, "OD") if strings is None else strings)
 
 
 def MQCLOSE(hconn: int, hobj: int, options: int) -> tuple[int, int]:  # noqa: N802
@@ -153,11 +156,13 @@ def MQPUT(hconn: int, hobj: int, md: bytes, pmo: bytes, msg: bytes) -> tuple[byt
     return emulator.MQPUT(hconn, hobj, md, pmo, msg)
 
 
-def MQPUT1(hconn: int, od: bytes, md: bytes, pmo: bytes, msg: bytes) -> tuple[bytes, bytes, int, int]:  # noqa: N802
+def MQPUT1(hconn: int, od: bytes, md: bytes, pmo: bytes, msg: bytes,  # noqa: N802
+           strings: dict | None = None) -> tuple[bytes, bytes, int, int]:
+    """``strings`` as for MQOPEN."""
     emulator = _owner(hconn)
     if emulator is None:
         return md, pmo, MQCC_FAILED, MQRC_HCONN_ERROR
-    return emulator.MQPUT1(hconn, od, md, pmo, msg)
+    return emulator.MQPUT1(hconn, od, md, pmo, msg, pubsub.local_strings(od, "OD") if strings is None else strings)
 
 
 def MQGET(hconn: int, hobj: int, md: bytes, gmo: bytes,  # noqa: N802
@@ -215,13 +220,21 @@ def MQSTAT(hconn: int, status_type: int, sts: bytes) -> tuple[bytes, int, int]: 
     return (sts, *_unsupported(hconn, "MQSTAT"))
 
 
-def MQSUB(hconn: int, sd: bytes, hobj: int) -> tuple[bytes, int, int, int, int]:  # noqa: N802
-    """Publish/subscribe is not modelled."""
-    return (sd, -1, -1, *_unsupported(hconn, "MQSUB (publish/subscribe)"))
+def MQSUB(hconn: int, sd: bytes, hobj: int,  # noqa: N802
+          strings: dict | None = None) -> tuple[bytes, int, int, int, int]:
+    """MQSUB (adapters/ibmmq_emulator/pubsub.py); ``strings`` as for MQOPEN."""
+    emulator = _owner(hconn)
+    if emulator is None:
+        return sd, hobj, -1, MQCC_FAILED, MQRC_HCONN_ERROR
+    return pubsub.sub(emulator, hconn, sd, hobj, pubsub.local_strings(sd, "SD") if strings is None else strings)
 
 
 def MQSUBRQ(hconn: int, hsub: int, action: int, sro: bytes) -> tuple[bytes, int, int]:  # noqa: N802
-    return (sro, *_unsupported(hconn, "MQSUBRQ (publish/subscribe)"))
+    """MQSUBRQ (adapters/ibmmq_emulator/pubsub.py)."""
+    emulator = _owner(hconn)
+    if emulator is None:
+        return sro, MQCC_FAILED, MQRC_HCONN_ERROR
+    return pubsub.subrq(emulator, hconn, hsub, action, sro)
 
 
 def MQCB(hconn: int, operation: int, cbd: bytes, hobj: int, md: bytes, gmo: bytes) -> tuple[int, int]:  # noqa: N802

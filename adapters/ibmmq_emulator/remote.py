@@ -185,6 +185,23 @@ _LOCAL = {"MQCONN", "MQCONNX", "MQCBINIT", "MQLOGCF"}
 for _name in dir(native):
     if _name.startswith("MQ") and _name.isupper() and callable(getattr(native, _name)) and _name not in _LOCAL:
         globals()[_name] = _forwarder(_name)
+# The calls whose structures carry MQCHARV strings: read here, where their pointers point, and sent as text (the
+# listening emulator never follows a pointer into this process; adapters/ibmmq_emulator/pubsub.py).
+from . import pubsub as _pubsub  # noqa: E402 - after the forwarders it overrides
+
+
+def MQOPEN(hconn: Any, od: bytes, options: int) -> Any:  # noqa: N802
+    return _forward("MQOPEN", hconn, od, options, _pubsub.local_strings(od, "OD"))
+
+
+def MQPUT1(hconn: Any, od: bytes, md: bytes, pmo: bytes, msg: bytes) -> Any:  # noqa: N802
+    return _forward("MQPUT1", hconn, od, md, pmo, msg, _pubsub.local_strings(od, "OD"))
+
+
+def MQSUB(hconn: Any, sd: bytes, hobj: int) -> Any:  # noqa: N802
+    return _forward("MQSUB", hconn, sd, hobj, _pubsub.local_strings(sd, "SD"))
+
+
 for _name in _LOCAL - {"MQCONN", "MQCONNX"}:
     if hasattr(native, _name):
         globals()[_name] = getattr(native, _name)
