@@ -30,6 +30,7 @@ from mq_conformance.adapters.untrusted import for_terminal
 
 from .clauses import Registry, load_registry
 from .identity import command_line
+from .outfolder import OutputError, OutputFolder
 from .stops import Stopped, signals_stop, tolerant_output
 from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, failure_line,
                      latest_campaign, load_campaign, load_report, new_run_id, safe_name, write_reports)
@@ -39,10 +40,6 @@ from .suite import pytest_command
 from .yamlsource import SourceError
 
 EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-
-
-class OutputError(Exception):
-    """An output folder or file that cannot be written; the message names it and says why."""
 
 
 def check_output_folder(path: Path, option: str = "--output") -> None:
@@ -159,23 +156,23 @@ def run_scenarios(paths: Sequence[Path], adapter_name: str) -> int:
 
 
 
-def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path | None) -> tuple[int, int]:
+def run_tests(adapter_name: str, folder: OutputFolder, profile: str, expectations: Path | None) -> tuple[int, int]:
     """Run the certification tests (tables, properties, state machines: conformance/certification/) on
     ``adapter_name`` in a pytest subprocess, in the current folder, with a progress line fed by ``tests.jsonl``
     (written test by test); returns (tests run, tests failed)."""
-    log = output / "tests.jsonl"
-    log.write_text("")
-    # pytest expands $NAME and ~ in --junitxml: a folder whose name holds a '$' gets its junit.xml by way of a
-    # temporary folder, moved in when pytest ends.
-    junit = output.resolve() / "junit.xml"
-    junit_detour = Path(tempfile.mkdtemp(prefix="mqconf-junit-")) / "junit.xml" if "$" in str(junit) else None
-    command = [*pytest_command(adapter_name, profile), f"--junitxml={junit_detour or junit}",
+    output = folder.path
+    log = folder.write_text("", "tests.jsonl")
+    # pytest writes its junit.xml in a private folder, moved in (through the confined folder) when it ends: pytest
+    # would follow a link placed at junit.xml, and expands $NAME and ~ in the path.
+    junit_detour = Path(tempfile.mkdtemp(prefix="mqconf-junit-")) / "junit.xml"
+    command = [*pytest_command(adapter_name, profile), f"--junitxml={junit_detour}",
                f"--alluredir={output.resolve() / 'allure-results'}", "-p", "mq_conformance.conformance.testlog"]
     if expectations:
         command += ["--expectations", str(expectations.resolve())]
     env = {**os.environ, "MQCONF_TESTLOG": str(log.resolve()), "MQCONF_REPORTS": str(output.resolve())}
     progress, seen, done = None, 0, 0
-    with (output / "pytest.log").open("w") as out:
+    folder.write_text("", "pytest.log")
+    with folder.append("pytest.log") as out:
         # The child dies with us (Linux): a SIGKILL of mqconf run must not leave pytest writing into the folder.
         process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT,
                                    preexec_fn=die_with_parent())
@@ -207,10 +204,9 @@ def run_tests(adapter_name: str, output: Path, profile: str, expectations: Path 
                     process.wait()
             if progress is not None:
                 progress.end()
-            if junit_detour is not None:
-                if junit_detour.exists():
-                    shutil.move(junit_detour, junit)
-                shutil.rmtree(junit_detour.parent, ignore_errors=True)
+            if junit_detour.exists():
+                folder.move_in(junit_detour, "junit.xml")
+            shutil.rmtree(junit_detour.parent, ignore_errors=True)
     records = []
     for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
@@ -284,12 +280,15 @@ def run_campaigns(adapter_name: str, campaigns: Sequence[Path] | None) -> list[d
 
 def run_conformance(adapter_name: str, output: Path, profile: str = "quick", expectations: Path | None = None,
                     scenario_paths: Sequence[Path] | None = None, allure: bool = False,
-                    campaigns: Sequence[Path] | None = None, strict: bool = False, command: str | None = None) -> int:
+                    campaigns: Sequence[Path] | None = None, strict: bool = False, command: str | None = None,
+                    replace: bool = False) -> int:
     """A conformance run: every scenario, then (for a whole-suite run) the table tests and state machines, written
     as they finish; then the reports. ``scenario_paths`` runs only those scenarios, and no tests. ``campaigns``
     are campaign folders (or their summary.json) whose results the report includes; ``None`` includes the
     latest campaign of this adapter under reports/campaigns/, ``[]`` none. ``strict``: a difference where the
-    model decided (the documents are silent) fails the run too.
+    model decided (the documents are silent) fails the run too. ``output`` is claimed as a run folder
+    (outfolder.py): new, empty or the suite's own, not in use by another run, and holding no earlier run unless
+    ``replace`` (which removes that run's every artefact first).
 
     The exit status is the report's verdict: 0 only when it passed (complete, and nothing failed); 1 when
     anything failed or any planned result is missing (INCOMPLETE)."""
@@ -302,8 +301,18 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
     except Exception as exc:  # pytest.UsageError: one line naming the file and line
         raise ReportError(str(exc)) from None
     included = run_campaigns(adapter_name, campaigns)  # before the adapter starts: a bad path costs nothing
+    with OutputFolder.claim(output, "run", replace=replace) as folder:
+        return _run_in(folder, adapter_name, scenarios, registry, expected, included, profile, expectations,
+                       scenario_paths, allure, strict, command)
+
+
+def _run_in(folder: OutputFolder, adapter_name: str, scenarios, registry: Registry, expected: list[dict],
+            included: list[dict], profile: str, expectations: Path | None, scenario_paths, allure: bool,
+            strict: bool, command: str | None) -> int:
+    """:func:`run_conformance` in its claimed folder."""
+    output = folder.path
     adapter = load(adapter_name)
-    writer = RunWriter(output, adapter, profile, expected, included, planned=[s.id for s in scenarios], strict=strict,
+    writer = RunWriter(folder, adapter, profile, expected, included, planned=[s.id for s in scenarios], strict=strict,
                        spec=adapter_name, command=command)
     try:
         try:
@@ -312,9 +321,9 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
             adapter.close()
         if scenario_paths is None:
             writer.plan_tests()
-            run_tests(adapter_name, output, profile, expectations)
+            run_tests(adapter_name, folder, profile, expectations)
     except KeyboardInterrupt:
-        write_reports(output, registry)
+        write_reports(folder, registry)
         print(f"interrupted; the report of what finished: {output / 'conformance.html'}")
         raise
     paths = writer.finish(registry)
@@ -333,7 +342,7 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
             print(f"campaign: {source.relative_to(here) if source.is_relative_to(here) else source}")
     from .junit import write_ci_results
 
-    ci = write_ci_results(output, registry)  # every scenario beside pytest's tests, for CI tools
+    ci = write_ci_results(folder, registry)  # every scenario beside pytest's tests, for CI tools
     print(f"junit: {ci['junit']} ({ci['scenarios']} scenarios and the tests)")
     if allure:
         index = make_allure_report(output)
@@ -348,14 +357,15 @@ def write_matrix(runs: Sequence[Path], target: Path) -> Path:
     from .html import render_matrix
 
     reports = [load_report(run) for run in runs]
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(render_matrix(reports), encoding="utf-8")
-    return target
+    with OutputFolder.open(target.parent) as folder:
+        return folder.write_text(render_matrix(reports), target.name)
 
 
 def run_many(adapters: Sequence[str], output: Path | None, **options) -> int:
     """One run per adapter under ``output/<adapter>/``, then ``output/matrix.html``."""
     base = output or Path("reports") / new_run_id("matrix")
+    with OutputFolder.claim(base, "runs", lock=False):  # each run folder below locks itself
+        pass
     statuses, runs = [], []
     used: set[str] = set()
     for name in adapters:
@@ -434,6 +444,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--output", type=Path, help="report folder (default reports/<run-id>)")
     run.add_argument("--expectations", type=Path, help="YAML file of this implementation's expected failures")
     run.add_argument("--allure", action="store_true", help="also make a single-file Allure HTML report")
+    run.add_argument("--replace", action="store_true",
+                     help="the --output folder holds an earlier run: remove it (every file of that run) and write "
+                          "this one there")
     run.add_argument("--strict", action="store_true",
                      help="the implementation claims strict mode: a difference where the model decided (the "
                           "documents are silent) fails the run like any other")
@@ -566,7 +579,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
             adapters = args.adapter or ["reference"]
             options = dict(profile=args.profile, expectations=args.expectations, scenario_paths=args.scenarios,
                            allure=args.allure, campaigns=[] if args.no_campaign else args.campaigns,
-                           strict=args.strict, command=command_line(args.argv))
+                           strict=args.strict, command=command_line(args.argv), replace=args.replace)
             if len(adapters) > 1:
                 return run_many(adapters, args.output, **options)
             return run_conformance(adapters[0], args.output or Path("reports") / new_run_id(adapters[0]), **options)

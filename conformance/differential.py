@@ -297,7 +297,6 @@ def write_divergence(machine: type[DifferentialMachine], implementation: str, st
     fails where the implementation diverged), and beside it a JSON record of the divergence for the report:
     the call, the fields that differed, the clauses the model applied there, the call sequence."""
     directory = divergence_dir()
-    directory.mkdir(parents=True, exist_ok=True)
     name = f"divergence-{machine.__name__.lower()}"
     last = steps[-1]
     setup, body = scenario_setup(steps)
@@ -311,8 +310,10 @@ def write_divergence(machine: type[DifferentialMachine], implementation: str, st
         "setup": setup,
         "steps": [{step["op"]: step["args"], "expect": step["expect"]} for step in body],
     }
-    path = directory / f"{name}.yaml"
-    path.write_text(yaml.dump(document, Dumper=_DUMPER, sort_keys=False, width=120))
+    from .outfolder import OutputFolder
+
+    with OutputFolder.open(directory.parent) as run_folder, run_folder.folder(directory.name) as folder:
+        path = folder.write_text(yaml.dump(document, Dumper=_DUMPER, sort_keys=False, width=120), f"{name}.yaml")
     record = {
         "machine": machine.__name__, "implementation": implementation, "scenario": path.name,
         "summary": line, "call": {"op": last["op"], **last["args"]}, "fields": fields_of(last["problems"]),
@@ -322,7 +323,8 @@ def write_divergence(machine: type[DifferentialMachine], implementation: str, st
         "commands": [f"mqconf scenario {path} --adapter reference",
                      f"mqconf scenario {path} --adapter {shlex.quote(adapter_name)}"],
     }
-    (directory / f"{name}.json").write_text(json.dumps(record, indent=1, ensure_ascii=False))
+    with OutputFolder.open(directory.parent) as run_folder, run_folder.folder(directory.name) as folder:
+        folder.write_text(json.dumps(record, indent=1, ensure_ascii=False), f"{name}.json")
     return path, record
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .clauses import Registry
+from .outfolder import OutputFolder
 from .report import DECISION_DIFFERS, EXPECTED_FAILURE, UNEXPECTED_PASS
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED
 
@@ -132,10 +133,12 @@ def _testcase(record: dict, area: str) -> ET.Element:
     return case
 
 
-def merge_junit(directory: Path, records: list[dict], registry: Registry) -> Path:
+def merge_junit(directory: Path | OutputFolder, records: list[dict], registry: Registry) -> Path:
     """Add (or replace) a ``<testsuite name="scenarios.<area>">`` per area in ``directory/junit.xml``, keeping
-    whatever else is there (pytest's suite); the ``<testsuites>`` totals count everything."""
-    path = directory / "junit.xml"
+    whatever else is there (pytest's suite); the ``<testsuites>`` totals count everything. Written through the
+    confined folder (outfolder.py)."""
+    folder = _folder(directory)
+    path = folder.path / "junit.xml"
     root: ET.Element
     try:
         root = ET.parse(path).getroot() if path.exists() else ET.Element("testsuites", {"name": "mq-conformance"})
@@ -160,8 +163,11 @@ def merge_junit(directory: Path, records: list[dict], registry: Registry) -> Pat
         suite.extend(cases)
     for total in ("tests", "failures", "errors", "skipped"):
         root.set(total, str(sum(int(suite.get(total, "0") or 0) for suite in root.findall("testsuite"))))
-    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
-    return path
+    return folder.write_bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True), "junit.xml")
+
+
+def _folder(directory: Path | OutputFolder) -> OutputFolder:
+    return directory if isinstance(directory, OutputFolder) else OutputFolder.open(directory)
 
 
 # -- Allure --------------------------------------------------------------------------------------------------
@@ -201,21 +207,23 @@ def _allure_result(record: dict, area: str, adapter: str) -> dict:
     return result
 
 
-def write_allure(directory: Path, records: list[dict], registry: Registry, adapter: str = "") -> int:
+def write_allure(directory: Path | OutputFolder, records: list[dict], registry: Registry, adapter: str = "") -> int:
     """Write one Allure result per scenario into ``directory/allure-results`` (replacing those of an earlier
-    write); returns how many."""
-    folder = directory / "allure-results"
-    folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob("*-result.json"):
-        try:
-            if ALLURE_MARK in old.read_text(encoding="utf-8"):
-                old.unlink()
-        except OSError:
-            continue
-    for record in records:
-        result = _allure_result(record, area_of(record, registry), adapter)
-        (folder / f"{result['uuid']}-result.json").write_text(json.dumps(result, ensure_ascii=False),
-                                                              encoding="utf-8")
+    write: the suite's own, those holding its mark); returns how many."""
+    output = _folder(directory)
+    folder = output.folder("allure-results")
+    try:
+        for old in folder.path.glob("*-result.json"):
+            try:
+                if not old.is_symlink() and ALLURE_MARK in old.read_text(encoding="utf-8"):
+                    folder.remove(old.name)
+            except (OSError, UnicodeDecodeError):
+                continue
+        for record in records:
+            result = _allure_result(record, area_of(record, registry), adapter)
+            folder.write_text(json.dumps(result, ensure_ascii=False), f"{result['uuid']}-result.json")
+    finally:
+        folder.close()
     return len(records)
 
 
@@ -229,8 +237,10 @@ def _uncounted_failures(directory: Path) -> set[str]:
         return set()
 
 
-def write_ci_results(directory: Path, registry: Registry) -> dict[str, Any]:
+def write_ci_results(directory: Path | OutputFolder, registry: Registry) -> dict[str, Any]:
     """Every scenario of the run folder ``directory`` into its ``junit.xml`` and ``allure-results/``."""
+    output = _folder(directory)
+    directory = output.path
     records = read_records(directory)
     adapter = ""
     try:
@@ -239,6 +249,6 @@ def write_ci_results(directory: Path, registry: Registry) -> dict[str, Any]:
         pass
     uncounted = _uncounted_failures(directory)
     records = [{**record, "status": DECISION_DIFFERS} if record["id"] in uncounted else record for record in records]
-    junit = merge_junit(directory, records, registry)
-    allure = write_allure(directory, records, registry, adapter)
+    junit = merge_junit(output, records, registry)
+    allure = write_allure(output, records, registry, adapter)
     return {"junit": junit, "scenarios": len(records), "allure": allure}

@@ -49,6 +49,7 @@ from mq_conformance.adapters.untrusted import for_markdown
 from . import __version__
 from .clauses import Registry
 from .identity import implementation_of
+from .outfolder import OutputFolder
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, StepResult
 
 SCHEMA_VERSION = 4
@@ -173,19 +174,21 @@ def _step_record(step: StepResult) -> dict[str, Any]:
 class RunWriter:
     """Writes a run's results as they happen; ``campaigns`` are :func:`load_campaign` copies to include."""
 
-    def __init__(self, directory: Path, adapter: Any, profile: str = "quick", expectations: list[dict] | None = None,
-                 campaigns: list[dict] | None = None, planned: list[str] | None = None, strict: bool = False,
-                 spec: str | None = None, command: str | None = None):
-        self.directory = directory
-        directory.mkdir(parents=True, exist_ok=True)
+    def __init__(self, directory: Path | OutputFolder, adapter: Any, profile: str = "quick",
+                 expectations: list[dict] | None = None, campaigns: list[dict] | None = None,
+                 planned: list[str] | None = None, strict: bool = False, spec: str | None = None,
+                 command: str | None = None):
+        # every file goes through the confined folder (outfolder.py): a Path is a folder already chosen
+        self.folder = directory if isinstance(directory, OutputFolder) else OutputFolder.open(directory)
+        self.directory = self.folder.path
+        directory = self.directory
         # written first, so that even an interrupted run's report shows them; a stale copy from an earlier run
         # into the same folder must not survive
-        copies = directory / CAMPAIGN_COPIES
-        campaigns = [_keep_witnesses(copy, directory) for copy in campaigns or []]
+        campaigns = [_keep_witnesses(copy, self.folder) for copy in campaigns or []]
         if campaigns:
-            copies.write_text(json.dumps(campaigns, indent=1) + "\n", encoding="utf-8")
-        elif copies.exists():
-            copies.unlink()
+            self.folder.write_text(json.dumps(campaigns, indent=1) + "\n", CAMPAIGN_COPIES)
+        else:
+            self.folder.remove(CAMPAIGN_COPIES)
         self.expectations = expectations or []
         self.meta = {
             "suite": {"version": __version__, "commit": git_commit(), "fixtures_hash": fixtures_hash()},
@@ -204,10 +207,11 @@ class RunWriter:
         }
         self._write_meta()
         self.results_path = directory / "results.jsonl"
-        self.results_path.write_text("")
+        self.folder.write_text("", "results.jsonl")
+        self._results = self.folder.append("results.jsonl")
 
     def _write_meta(self) -> None:
-        (self.directory / "run.json").write_text(json.dumps(self.meta, indent=2) + "\n")
+        self.folder.write_text(json.dumps(self.meta, indent=2) + "\n", "run.json")
 
     def plan_tests(self) -> None:
         """The run's tests (tables and state machines) are about to run: a report without their results is
@@ -216,16 +220,18 @@ class RunWriter:
         self._write_meta()
 
     def add(self, result: ScenarioResult) -> None:
+        """One scenario's record, appended and flushed at once (nothing of the run is held in memory)."""
         try:
-            with self.results_path.open("a") as out:
-                out.write(json.dumps(scenario_record(result, self.expectations)) + "\n")
+            self._results.write(json.dumps(scenario_record(result, self.expectations)) + "\n")
+            self._results.flush()
         except OSError as exc:  # a full disk: name the file (the records before this one are intact)
             raise OSError(exc.errno, exc.strerror, str(self.results_path)) from None
 
     def finish(self, registry: Registry) -> dict[str, Path]:
         self.meta["finished"] = _now()
         self._write_meta()
-        return write_reports(self.directory, registry)
+        self._results.close()
+        return write_reports(self.folder, registry)
 
 
 # -- reading a run folder ------------------------------------------------------------------------------------
@@ -503,18 +509,16 @@ def campaign_section(copy: dict[str, Any], directory: Path) -> dict[str, Any]:
     }
 
 
-def _keep_witnesses(copy: dict[str, Any], directory: Path) -> dict[str, Any]:
+def _keep_witnesses(copy: dict[str, Any], folder: OutputFolder) -> dict[str, Any]:
     """A campaign copy whose witnesses were fetched from a URI (:func:`_load_campaign_uri`) with them written
     into the run folder (``campaign-witnesses/<campaign>/``), where they run as scenarios; other copies as is."""
     fetched = copy.get("fetched")
     if not fetched:
         return {k: v for k, v in copy.items() if k != "fetched"}
-    folder = directory / "campaign-witnesses" / safe_name(str(copy["summary"]["campaign"]))
-    folder.mkdir(parents=True, exist_ok=True)
+    name = safe_name(str(copy["summary"]["campaign"]))
     witnesses = {}
     for slug, text in fetched.items():
-        target = folder / f"{safe_name(slug)}.yaml"
-        target.write_text(text, encoding="utf-8")
+        target = folder.write_text(text, "campaign-witnesses", name, f"{safe_name(slug)}.yaml")
         witnesses[slug] = str(target.resolve())
     return {**{k: v for k, v in copy.items() if k != "fetched"}, "witnesses": witnesses}
 
@@ -854,23 +858,22 @@ def validate_report(report: dict) -> None:
         Draft202012Validator(schema).validate(report)
 
 
-def write_reports(directory: Path, registry: Registry) -> dict[str, Path]:
+def write_reports(directory: Path | OutputFolder, registry: Registry) -> dict[str, Path]:
     """Build the report of a run folder and write ``conformance.json``, ``conformance.html``, ``summary.md`` and
-    ``badge.svg``; returns their paths by kind."""
+    ``badge.svg`` (each written aside and renamed, through the confined folder: a link placed at one of those names
+    is replaced, never followed, and a full disk leaves the earlier file whole); returns their paths by kind."""
     from .badge import badge_for
     from .html import render_report
 
-    report = build_report(directory, registry)
+    report = build_report(directory.path if isinstance(directory, OutputFolder) else directory, registry)
     validate_report(report)
-    paths = {"json": directory / "conformance.json", "html": directory / "conformance.html",
-             "summary": directory / "summary.md", "badge": directory / "badge.svg"}
-    for kind, text in (("json", json.dumps(report, indent=2) + "\n"), ("html", render_report(report)),
-                       ("summary", render_summary(report)), ("badge", badge_for(report))):
-        try:
-            paths[kind].write_text(text, encoding="utf-8")
-        except OSError as exc:  # a full disk: name the file
-            raise OSError(exc.errno, exc.strerror, str(paths[kind])) from None
-    return paths
+    names = {"json": "conformance.json", "html": "conformance.html", "summary": "summary.md", "badge": "badge.svg"}
+    texts = {"json": json.dumps(report, indent=2) + "\n", "html": render_report(report),
+             "summary": render_summary(report), "badge": badge_for(report)}
+    if isinstance(directory, OutputFolder):
+        return {kind: directory.write_text(texts[kind], names[kind]) for kind in names}
+    with OutputFolder.open(directory, make=False) as folder:
+        return {kind: folder.write_text(texts[kind], names[kind]) for kind in names}
 
 
 def load_report(path: Path) -> dict[str, Any]:

@@ -221,7 +221,9 @@ def run_strength(output: Path, profile: str = "quick", jobs: int = 2, only: str 
     paths = list(scenario_paths or [fixtures.SCENARIOS])
     _init(paths)  # here first: a bad file is reported once, not by each process
     mutants = [m for m in all_mutants() if only is None or only in m.name]
-    output.mkdir(parents=True, exist_ok=True)
+    from .outfolder import OutputFolder
+
+    folder = OutputFolder.claim(output, "strength", replace=True)  # new, empty or an earlier strength report's
     start = time.monotonic()
     verdicts: list[Verdict] = []
     jobs_list = [(m, profile, tests) for m in mutants]
@@ -240,8 +242,9 @@ def run_strength(output: Path, profile: str = "quick", jobs: int = 2, only: str 
     verdicts.sort(key=lambda v: order[v.name])
     report = {"profile": profile, "seconds": round(time.monotonic() - start, 1), "tests": tests,
               "summary": summarise(verdicts), "mutants": [asdict(v) for v in verdicts]}
-    (output / "strength.json").write_text(json.dumps(report, indent=2) + "\n")
-    (output / "strength.md").write_text(render_markdown(report))
+    with folder:
+        folder.write_text(json.dumps(report, indent=2) + "\n", "strength.json")
+        folder.write_text(render_markdown(report), "strength.md")
     for kind, r in report["summary"]["kinds"].items():
         print(f"{kind} mutants: {r['killed']}/{r['total']} killed ({r['kill_rate']:.1%}), "
               f"{r['equivalent']} equivalent, "

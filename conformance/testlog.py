@@ -27,7 +27,9 @@ class TestLog:
         self.path = path
 
     def _write(self, record: dict) -> None:
-        with self.path.open("a", encoding="utf-8") as out:
+        from .outfolder import OutputFolder
+
+        with OutputFolder.open(self.path.parent, make=False) as folder, folder.append(self.path.name) as out:
             out.write(json.dumps(record) + "\n")
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:

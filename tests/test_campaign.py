@@ -285,7 +285,7 @@ def test_a_jvm_that_does_not_start_is_one_line_naming_the_options(tmp_path):
     env = {**os.environ, "MQCONF_SPARK_JAVA_OPTIONS": "-Xmx1k",  # too small a heap: the JVM cannot start
            "TMPDIR": str(temporary)}
     result = subprocess.run([sys.executable, "-m", "mq_conformance.conformance.cli", "campaign", "--sequences", "2", "--length", "2",
-                             "--master", "local[1]", "--output", str(tmp_path)],
+                             "--master", "local[1]", "--output", str(tmp_path / "campaigns")],
                             cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
     errors = [line for line in result.stderr.splitlines() if line.startswith("mqconf:")]
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
@@ -300,7 +300,7 @@ def test_the_jvm_log_of_a_session_that_ran_cleanly_is_removed_when_the_process_e
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     result = subprocess.run([sys.executable, "-m", "mq_conformance.conformance.cli", "campaign", "--sequences", "2", "--length", "2",
-                             "--master", "local[1]", "--output", str(tmp_path)],
+                             "--master", "local[1]", "--output", str(tmp_path / "campaigns")],
                             cwd=ROOT, capture_output=True, text=True, timeout=300,
                             env={**os.environ, "TMPDIR": str(temporary)})
     assert result.returncode == 0, result.stdout + result.stderr

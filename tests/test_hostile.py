@@ -343,6 +343,121 @@ def test_a_full_disk_is_one_line_naming_the_file_and_keeps_what_was_written(tmp_
     assert len(records) > 5 and all(json.loads(record)["id"] for record in records[:-1])
 
 
+# -- the confined output folder (conformance/outfolder.py) ----------------------------------------------------
+
+def test_report_replaces_a_link_placed_in_the_run_folder_and_never_writes_through_it(finished_run, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(finished_run, run)
+    victims = {name: tmp_path / f"victim-{name}" for name in ("summary.md", "junit.xml", "conformance.json")}
+    for name, victim in victims.items():
+        victim.write_text("the user's own file")
+        (run / name).unlink()
+        (run / name).symlink_to(victim)
+    result = budgeted([*MQCONF, "report", str(run)], seconds=60)
+    assert result.returncode == 0, result.stderr
+    for name, victim in victims.items():
+        assert victim.read_text() == "the user's own file", name
+        assert not (run / name).is_symlink() and (run / name).stat().st_size > 0, name
+
+
+def test_run_with_replace_removes_a_planted_link_and_every_artefact_of_the_earlier_run(finished_run, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(finished_run, run)
+    victim = tmp_path / "victim"
+    victim.write_text("the user's own file")
+    (run / "results.jsonl").unlink()
+    (run / "results.jsonl").symlink_to(victim)
+    (run / "divergences").mkdir()
+    (run / "divergences" / "divergence-old.yaml").write_text("id: old\n")
+    (run / "tests.jsonl").write_text('{"kind": "test", "id": "old::test", "status": "passed"}\n')
+    result = budgeted([*MQCONF, "run", "--scenarios", SOME, "--no-campaign", "--output", str(run), "--replace"],
+                      seconds=60)
+    assert result.returncode == 0, result.stderr
+    assert victim.read_text() == "the user's own file"
+    assert not (run / "results.jsonl").is_symlink() and not (run / "divergences").exists()
+    assert not (run / "tests.jsonl").exists()
+    assert json.loads((run / "conformance.json").read_text())["summary"]["scenarios"] == 1
+
+
+def test_a_folder_holding_a_run_is_refused_without_replace(finished_run, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(finished_run, run)
+    before = (run / "conformance.json").read_bytes()
+    line = one_line_error(budgeted([*MQCONF, "run", "--scenarios", SOME, "--no-campaign", "--output", str(run)],
+                                   seconds=60))
+    assert line == f"mqconf: --output {run}: holds a run already; give a new folder, or --replace to remove that " \
+                   "run and write this one there", line
+    assert (run / "conformance.json").read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["run", pytest.param("campaign", marks=THOROUGH)])
+def test_an_ordinary_folder_of_the_user_is_refused_as_output_and_left_alone(command, tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "results.jsonl").write_text("the user's own file")
+    (mine / "notes.txt").write_text("the user's own file")
+    line = one_line_error(budgeted(output_commands(str(mine))[command], seconds=60))
+    assert line.startswith(f"mqconf: --output {mine}: a folder mqconf did not make"), line
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.txt", "results.jsonl"]
+    assert (mine / "results.jsonl").read_text() == "the user's own file"
+
+
+@pytest.mark.parametrize("campaign_id", ["../../x", ".", "x\n", "a/b", ""], ids=["up", "dot", "newline", "slash",
+                                                                                "empty"])
+def test_a_campaign_id_is_a_name_never_a_path(campaign_id, tmp_path):
+    output = tmp_path / "a" / "b" / "campaigns"
+    output.mkdir(parents=True)
+    (output / "witnesses").mkdir()
+    (output / "witnesses" / "mine.yaml").write_text("the user's own file")
+    from mq_conformance.conformance.campaign.run import CampaignConfig, run_campaign
+    from mq_conformance.conformance.outfolder import OutputError
+
+    with pytest.raises(OutputError) as raised:
+        run_campaign(CampaignConfig(adapter="reference", sequences=2, length=3, seed=0), output, campaign_id,
+                     "inprocess", show_progress=False)
+    assert str(raised.value).startswith("--id ") and "not a plain name" in str(raised.value)
+    assert "\n" not in str(raised.value)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b", "campaigns", "mine.yaml", "witnesses"]
+
+
+def test_a_campaign_id_with_a_newline_is_one_line_on_the_command_line(tmp_path):
+    line = one_line_error(budgeted([*MQCONF, "campaign", "--master", "inprocess", "--sequences", "2", "--output",
+                                    str(tmp_path), "--id", "x\n"], seconds=60))
+    assert line.startswith("mqconf: --id 'x\\n': not a plain name"), line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_second_run_on_a_locked_folder_is_one_line(tmp_path):
+    import fcntl
+
+    from mq_conformance.conformance.outfolder import MARKER, OutputFolder
+
+    run = tmp_path / "run"
+    with OutputFolder.claim(run, "run"):  # as a first run holds it
+        line = one_line_error(budgeted(output_commands(str(run))["run"], seconds=60))
+        assert "another mqconf run or campaign is writing this folder" in line, line
+    with open(run / MARKER) as marker:  # released at the end
+        fcntl.flock(marker, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def test_a_full_disk_during_report_keeps_the_earlier_report_whole(finished_run, tmp_path):
+    def small_files() -> None:
+        os.setsid()
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    run = tmp_path / "run"
+    shutil.copytree(finished_run, run)
+    before = {name: (run / name).read_bytes() for name in ("conformance.json", "conformance.html", "summary.md")}
+    result = subprocess.run([*MQCONF, "report", str(run)], cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                            capture_output=True, text=True, timeout=60, preexec_fn=small_files)
+    line = one_line_error(result)
+    assert line.endswith("File too large"), line
+    for name, text in before.items():
+        assert (run / name).read_bytes() == text, name
+    assert not [p for p in run.iterdir() if p.name.endswith(".tmp")]
+
+
 FACTORIES = """\
 import sys
 def none(): return None

@@ -263,7 +263,8 @@ def test_no_campaign_option_leaves_the_campaign_out(tmp_path, monkeypatch):
     _write_campaign(tmp_path / "reports" / "campaigns", _summary(), "reference", 0)
     monkeypatch.chdir(tmp_path)
     assert _run(tmp_path / "run") == 0 and _json(tmp_path / "run")["campaigns"]
-    assert _run(tmp_path / "run", "--no-campaign") == 0  # the same folder again: the earlier copy must not stay
+    # the same folder again, replacing the earlier run: its campaign copy must not stay
+    assert _run(tmp_path / "run", "--no-campaign", "--replace") == 0
     report = _json(tmp_path / "run")
     validate_report(report)
     assert report["campaigns"] == [] and not (tmp_path / "run" / "campaigns.json").exists()

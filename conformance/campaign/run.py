@@ -48,7 +48,7 @@ from mq_conformance.adapters.reference import ReferenceAdapter
 
 from .generate import AREAS, Steering, sequence
 from .replay import replay_columns
-from .store import CampaignError, Store, join
+from .store import CampaignError, Store, is_uri, join
 
 __all__ = ["CampaignError", "Store"]  # re-exported: the campaign's error and folder live in store.py
 
@@ -469,11 +469,45 @@ def run_campaign(config: CampaignConfig, output: Path | str, campaign_id: str | 
         from .spark import check_master
 
         check_master(master)
-    campaign_id = campaign_id or default_id(config)
-    store = Store(join(str(output), campaign_id))
-    identity = dict(identity) if identity is not None else campaign_identity(load(config.adapter))
-    command = identity.pop("command", None)
-    store.prepare(config, identity)
+    from ..outfolder import check_name
+
+    campaign_id = check_name(campaign_id, "--id") if campaign_id is not None else default_id(config)
+    with contextlib.ExitStack() as claimed:
+        store = Store(join(str(output), campaign_id))
+        if not is_uri(str(output)):  # a local folder: confined, the suite's own, one campaign at a time in it
+            store.local = claimed.enter_context(claim_campaign(Path(output), campaign_id))
+        identity = dict(identity) if identity is not None else campaign_identity(load(config.adapter))
+        command = identity.pop("command", None)
+        store.prepare(config, identity)
+        return _run_campaign(config, store, campaign_id, master, corpus, spark, show_progress, stop_after,
+                             ship_suite, identity, command)
+
+
+def claim_campaign(output: Path, campaign_id: str):
+    """The campaign folder ``output/campaign_id`` claimed (outfolder.py): ``output`` is a campaigns folder of the
+    suite's (or new, or empty), the campaign folder a campaign's (resumed) or new, and no other campaign holds it.
+    Folders of campaigns written before folders were marked (a ``campaign.json`` in each) are adopted."""
+    from ..outfolder import MARKER, OutputFolder
+
+    def adopt(folder: Path, holds) -> None:
+        if folder.is_dir() and not (folder / MARKER).exists() and any(folder.iterdir()) and holds(folder):
+            with OutputFolder.open(folder, make=False) as legacy:
+                legacy.write_text(json.dumps({"kind": "campaigns" if folder == output else "campaign"}) + "\n",
+                                  MARKER)
+
+    adopt(output, lambda f: all(e.is_dir() and not e.is_symlink() and (e / "campaign.json").is_file()
+                                for e in f.iterdir()))
+    with OutputFolder.claim(output, "campaigns", lock=False):
+        pass
+    adopt(output / campaign_id, lambda f: (f / "campaign.json").is_file())
+    return OutputFolder.claim(output / campaign_id, "campaign", option="--output/--id")
+
+
+def _run_campaign(config: CampaignConfig, store: Store, campaign_id: str, master: str,
+                  corpus: Sequence[Mapping[str, Any]] | None, spark: Any, show_progress: bool,
+                  stop_after: int | None, ship_suite: bool | None, identity: dict[str, Any],
+                  command: Any) -> dict[str, Any]:
+    """:func:`run_campaign` in its prepared folder."""
     if master != IN_PROCESS and spark is None:  # the first campaign on Spark builds the archives its JVMs would map
         from .class_data_sharing import ensure
 
