@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .clauses import Registry
+from .infiles import UnsafeFile, read_bytes, read_text
 from .outfolder import OutputFolder
 from .report import DECISION_DIFFERS, EXPECTED_FAILURE, UNEXPECTED_PASS
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED
@@ -55,7 +56,7 @@ def read_records(directory: Path) -> list[dict]:
     if not path.exists():
         return []
     records = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in read_text(path, root=directory).splitlines():
         try:
             record = json.loads(line)
         except json.JSONDecodeError:
@@ -141,8 +142,11 @@ def merge_junit(directory: Path | OutputFolder, records: list[dict], registry: R
     path = folder.path / "junit.xml"
     root: ET.Element
     try:
-        root = ET.parse(path).getroot() if path.exists() else ET.Element("testsuites", {"name": "mq-conformance"})
-    except ET.ParseError:  # pytest was killed while writing it: keep the scenarios rather than nothing
+        root = (ET.fromstring(read_bytes(path, root=folder.path)) if path.exists() or path.is_symlink()
+                else ET.Element("testsuites", {"name": "mq-conformance"}))
+    except (ET.ParseError, UnsafeFile):
+        # pytest was killed while writing it, or it is a link out of the folder, a FIFO...: keep the scenarios
+        # (the file is replaced, never read or written through)
         root = ET.Element("testsuites", {"name": "mq-conformance"})
     if root.tag == "testsuite":  # an older pytest writes one bare suite
         wrapper = ET.Element("testsuites", {"name": "mq-conformance"})
@@ -215,7 +219,7 @@ def write_allure(directory: Path | OutputFolder, records: list[dict], registry: 
     try:
         for old in folder.path.glob("*-result.json"):
             try:
-                if not old.is_symlink() and ALLURE_MARK in old.read_text(encoding="utf-8"):
+                if ALLURE_MARK in read_bytes(old, root=folder.path).decode("utf-8"):
                     folder.remove(old.name)
             except (OSError, UnicodeDecodeError):
                 continue
@@ -231,7 +235,7 @@ def _uncounted_failures(directory: Path) -> set[str]:
     """The failing scenarios the run's verdict does not count (``counts`` false in ``conformance.json``: differences
     only at clauses the model decided, without ``--strict``); none when the report cannot be read."""
     try:
-        failures = json.loads((directory / "conformance.json").read_text(encoding="utf-8"))["failures"]
+        failures = json.loads(read_text(directory / "conformance.json", root=directory))["failures"]
         return {f["id"] for f in failures if f.get("kind") == "scenario" and f.get("counts") is False}
     except (OSError, ValueError, KeyError, TypeError):
         return set()
@@ -244,7 +248,7 @@ def write_ci_results(directory: Path | OutputFolder, registry: Registry) -> dict
     records = read_records(directory)
     adapter = ""
     try:
-        adapter = json.loads((directory / "run.json").read_text(encoding="utf-8"))["adapter"]["name"]
+        adapter = json.loads(read_text(directory / "run.json", root=directory))["adapter"]["name"]
     except (OSError, ValueError, KeyError, TypeError):
         pass
     uncounted = _uncounted_failures(directory)

@@ -161,6 +161,10 @@ def load_expectations(path: Path, test_roots: list[Path] | None = None) -> list[
         if not item.get("reason"):
             raise pytest.UsageError(f"{path}:{line}: each expected failure needs a reason")
         where = (lambda key: item.line_of(key)) if isinstance(item, LineDict) else (lambda key: line)
+        for key in EXPECTATION_KEYS:
+            if key in item and not isinstance(item[key], str):
+                raise pytest.UsageError(f"{path}:{where(key)}: {key!r} must be one name or text, not a "
+                                        f"{_yaml_kind(item[key])}; give one expected failure per {key}")
         if "clause" in item:
             registry = registry or load_registry()
             if item["clause"] not in registry:
@@ -175,6 +179,14 @@ def load_expectations(path: Path, test_roots: list[Path] | None = None) -> list[
             raise pytest.UsageError(f"{path}:{where('test')}: no test {item['test']!r} in the suite's tests")
         result.append(dict(item))
     return result
+
+
+def _yaml_kind(value: Any) -> str:
+    """What a YAML value is, in YAML's words."""
+    for kind, name in ((dict, "mapping"), (list, "list"), (bool, "boolean"), ((int, float), "number")):
+        if isinstance(value, kind):
+            return name
+    return "null" if value is None else type(value).__name__
 
 
 def _clauses(item: pytest.Item) -> list[str]:

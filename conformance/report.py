@@ -49,6 +49,7 @@ from mq_conformance.adapters.untrusted import for_markdown
 from . import __version__
 from .clauses import Registry
 from .identity import implementation_of
+from .infiles import UnsafeFile, read_bytes, read_text
 from .outfolder import OutputFolder
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, StepResult
 
@@ -236,13 +237,17 @@ class RunWriter:
 
 # -- reading a run folder ------------------------------------------------------------------------------------
 
-def _text(path: Path) -> str:
-    """A file of a run folder as text; :class:`ReportError` naming it when it is unreadable or not UTF-8 (a
-    binary file in place of a record). A missing file raises FileNotFoundError for the caller to word."""
+def _text(path: Path, root: Path | None = None) -> str:
+    """A file of a run folder (``root``, by default the file's own folder) as text, through the confined reader
+    (infiles.py: a regular file inside the folder, under a size limit); :class:`ReportError` naming it when it is
+    not to be read, unreadable or not UTF-8 (a binary file in place of a record). A missing file raises
+    FileNotFoundError for the caller to word."""
     try:
-        return path.read_text(encoding="utf-8")
+        return read_text(path, root=path.parent if root is None else root)
     except FileNotFoundError:
         raise
+    except UnsafeFile as exc:
+        raise ReportError(str(exc)) from None
     except UnicodeDecodeError as exc:
         raise ReportError(f"{path}: not UTF-8 text (byte {exc.start}), so not a file mqconf wrote") from None
     except OSError as exc:
@@ -261,7 +266,7 @@ def _json(path: Path) -> Any:
 
 def _jsonl(path: Path) -> list[dict]:
     """Records of a JSON-lines file; a last line cut short by a kill is dropped, not fatal."""
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return []
     records = []
     lines = _text(path).splitlines()
@@ -283,7 +288,7 @@ def read_run(directory: Path) -> tuple[dict, list[dict], list[dict]]:
     """``run.json``, the scenario records and the test records of a run folder (the test log's own records, what
     was collected and whether pytest finished, are in ``meta["testlog"]``)."""
     meta_path = directory / "run.json"
-    if not meta_path.exists():
+    if not meta_path.exists() and not meta_path.is_symlink():
         raise ReportError(f"{directory}: not a run folder (no run.json)")
     meta = _json(meta_path)
     if not isinstance(meta, dict):
@@ -402,10 +407,12 @@ def load_campaign(path: Path | str) -> dict[str, Any]:
     path = Path(path)
     file = path / "summary.json" if path.is_dir() else path
     try:
-        summary = json.loads(file.read_text(encoding="utf-8"))
+        summary = json.loads(read_text(file, root=file.parent))
     except FileNotFoundError:
         where = "no summary.json in that folder (did the campaign finish?)" if path.is_dir() else "no such file"
         raise ReportError(f"{file}: {where}; give a campaign folder under {CAMPAIGNS} or its summary.json") from None
+    except UnsafeFile as exc:
+        raise ReportError(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ReportError(f"{file}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
     except json.JSONDecodeError as exc:
@@ -424,7 +431,7 @@ def _campaign_adapter(folder: Path) -> str | None:
     """The adapter a campaign folder was run on (its settings, else its summary); None when neither says."""
     for name in ("campaign.json", "summary.json"):
         try:
-            data = json.loads((folder / name).read_text(encoding="utf-8"))
+            data = json.loads(read_text(folder / name, root=folder))
             adapter = data["adapter"] if name == "campaign.json" else data["config"]["adapter"]
         except (OSError, ValueError, KeyError, TypeError):
             continue
@@ -603,10 +610,17 @@ def read_divergences(directory: Path) -> list[dict]:
         return []
     found = []
     for path in sorted(folder.glob("*.yaml")):
-        entry: dict[str, Any] = {"file": path.name, "path": f"divergences/{path.name}",
-                                 "scenario": path.read_text(encoding="utf-8", errors="replace")}
         try:
-            record = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+            text = read_bytes(path, root=directory).decode("utf-8", errors="replace")
+        except UnsafeFile as exc:
+            raise ReportError(str(exc)) from None
+        except OSError:
+            continue
+        entry: dict[str, Any] = {"file": path.name, "path": f"divergences/{path.name}", "scenario": text}
+        try:
+            record = json.loads(read_text(path.with_suffix(".json"), root=directory))
+        except UnsafeFile as exc:
+            raise ReportError(str(exc)) from None
         except (OSError, ValueError):
             record = None
         if isinstance(record, dict):

@@ -406,19 +406,25 @@ def parse(data: Any, path: Path) -> Scenario:
     return Scenario(scenario_id, data.get("title", ""), path, clauses, capabilities, tuple(steps))
 
 
-def load_scenario(path: Path) -> Scenario:
-    """Read and check one scenario file."""
-    return parse(load(path), path)
+def load_scenario(path: Path, root: Path | None = None) -> Scenario:
+    """Read and check one scenario file (found under the folder ``root``: a link out of it is refused)."""
+    return parse(load(path, root), path)
 
 
 def scenario_files(paths: Iterable[Path]) -> list[Path]:
-    """Scenario files named directly or found (``*.yaml``) under named folders, in a stable order."""
-    found: list[Path] = []
+    """Scenario files named directly or found (``*.yaml``) under named folders, in a stable order (links to
+    folders are not followed)."""
+    return [path for path, _ in _scenario_files(paths)]
+
+
+def _scenario_files(paths: Iterable[Path]) -> list[tuple[Path, Path | None]]:
+    """:func:`scenario_files`, each with the folder it was found under (None for a file named directly)."""
+    found: list[tuple[Path, Path | None]] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(path.rglob("*.yaml")))
-        elif path.exists():
-            found.append(path)
+            found.extend((file, path) for file in sorted(path.rglob("*.yaml")))
+        elif path.exists() or path.is_symlink():
+            found.append((path, None))
         else:
             raise SourceError(path, None, "no such file or folder")
     return found
@@ -441,19 +447,19 @@ def collect_scenarios(paths: Iterable[Path]) -> tuple[list[Scenario], list[Sourc
     the others."""
     paths = list(paths)
     errors: list[SourceError] = []
-    files: list[Path] = []
+    files: list[tuple[Path, Path | None]] = []
     for path in paths:
         try:
-            files.extend(scenario_files([path]))
+            files.extend(_scenario_files([path]))
         except SourceError as exc:
             errors.append(exc)
     if not files and not errors:
         errors.append(SourceError(", ".join(map(str, paths)), None, "no scenario files (*.yaml) found"))
     scenarios: list[Scenario] = []
     seen: dict[str, Path] = {}
-    for path in files:
+    for path, root in files:
         try:
-            scenario = load_scenario(path)
+            scenario = load_scenario(path, root)
         except SourceError as exc:
             errors.append(exc)
             continue

@@ -89,18 +89,21 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
 
 
-def load(path: Path) -> Any:
-    """Parse one YAML file with line information; any failure is a :class:`SourceError`."""
+def load(path: Path, root: Path | None = None) -> Any:
+    """Parse one YAML file with line information; any failure is a :class:`SourceError`. A file on disk is read
+    through the confined reader (infiles.py): a regular file, inside ``root`` when given (the folder it was found
+    in), at most :data:`MAX_BYTES` counted while reading; a FIFO, a device or a link out of ``root`` is refused."""
+    from .infiles import UnsafeFile, read_bytes
+
     try:
-        # a file of the suite inside the zip shipped to Spark's executors (importlib.resources) has no stat():
-        # it is read, then measured
-        size = path.stat().st_size if hasattr(path, "stat") else 0
-    except OSError as exc:
-        raise SourceError(path, None, f"cannot read: {exc.strerror or exc}") from None
-    if size > MAX_BYTES:
-        raise SourceError(path, None, f"file is {size} bytes; the limit is {MAX_BYTES}")
-    try:
-        raw = path.read_bytes()
+        if isinstance(path, Path):
+            raw = read_bytes(path, MAX_BYTES, root)
+        else:  # a file of the suite inside the zip shipped to Spark's executors (importlib.resources)
+            raw = path.read_bytes()
+    except UnsafeFile as exc:
+        too_big = exc.why.startswith("more than")
+        why = f"file is more than {MAX_BYTES} bytes; the limit is {MAX_BYTES}" if too_big else exc.why
+        raise SourceError(path, None, why) from None
     except (OSError, KeyError) as exc:  # KeyError: no such member of a zip
         raise SourceError(path, None, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     if len(raw) > MAX_BYTES:

@@ -458,6 +458,77 @@ def test_a_full_disk_during_report_keeps_the_earlier_report_whole(finished_run, 
     assert not [p for p in run.iterdir() if p.name.endswith(".tmp")]
 
 
+# -- the confined reader (conformance/infiles.py) -------------------------------------------------------------
+
+def _plant(path: Path, what: str, outside: Path) -> str:
+    """Put at ``path`` what an attacker would: a FIFO, a link to a device, out of the tree, or in a loop."""
+    if what == "fifo":
+        os.mkfifo(path)
+        return "a FIFO (named pipe), not a regular file"
+    if what == "dev-zero":
+        path.symlink_to("/dev/zero")
+        return "a symbolic link out of"
+    if what == "outside":
+        outside.write_text("id: secret\ntitle: a file of someone else\nsteps: []\n")
+        path.symlink_to(outside)
+        return "a symbolic link out of"
+    path.symlink_to(path.name)  # a loop
+    return "a symbolic link loop"
+
+
+@pytest.mark.parametrize("what", ["fifo", "dev-zero", "outside", pytest.param("loop", marks=THOROUGH)])
+def test_a_scenario_folder_holding_a_fifo_a_device_or_a_link_out_is_one_line_and_no_hang(what, tmp_path):
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    shutil.copy(SOME, folder / "a.yaml")
+    expected = _plant(folder / "b.yaml", what, tmp_path / "secret.yaml")
+    result = budgeted([*MQCONF, "scenario", str(folder)], seconds=20, memory=MEMORY)
+    line = one_line_error(result)
+    assert line.startswith(f"mqconf: {folder / 'b.yaml'}: ") and expected in line, line
+
+
+def test_a_scenario_named_directly_that_is_a_fifo_is_one_line_and_no_hang(tmp_path):
+    os.mkfifo(tmp_path / "pipe.yaml")
+    line = one_line_error(budgeted([*MQCONF, "scenario", str(tmp_path / "pipe.yaml")], seconds=20))
+    assert line.endswith("pipe.yaml: a FIFO (named pipe), not a regular file; mqconf reads only regular files"), line
+
+
+@pytest.mark.parametrize(("name", "what"), [("divergences/divergence-x.yaml", "outside"),
+                                            ("results.jsonl", "fifo"),
+                                            pytest.param("results.jsonl", "dev-zero", marks=THOROUGH),
+                                            pytest.param("run.json", "loop", marks=THOROUGH)])
+def test_report_reads_nothing_outside_the_run_folder_and_never_hangs(name, what, finished_run, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(finished_run, run)
+    (run / name).parent.mkdir(exist_ok=True)
+    (run / name).unlink(missing_ok=True)
+    expected = _plant(run / name, what, tmp_path / "secret.yaml")
+    before = (run / "conformance.json").read_bytes()
+    line = one_line_error(budgeted([*MQCONF, "report", str(run)], seconds=20))
+    assert f"{run / name}: " in line and expected in line, line
+    assert (run / "conformance.json").read_bytes() == before
+
+
+def test_a_fifo_as_a_campaign_corpus_is_one_line_and_no_hang(tmp_path):
+    os.mkfifo(tmp_path / "corpus.jsonl")
+    line = one_line_error(budgeted([*MQCONF, "campaign", "--corpus", str(tmp_path / "corpus.jsonl"), "--master",
+                                    "inprocess", "--output", str(tmp_path / "out")], seconds=30))
+    assert "corpus.jsonl: a FIFO (named pipe), not a regular file" in line, line
+
+
+@pytest.mark.parametrize(("entry", "expected"), [
+    ("  - scenario: [put-inhibited, put-simple]\n    reason: two at once\n",
+     ":2: 'scenario' must be one name or text, not a list; give one expected failure per scenario"),
+    ("  - clause: {a: b}\n    reason: a mapping\n", ":2: 'clause' must be one name or text, not a mapping"),
+])
+def test_an_expectations_entry_of_the_wrong_kind_names_its_file_and_line(entry, expected, tmp_path):
+    expectations = tmp_path / "expected.yaml"
+    expectations.write_text("expected_failures:\n" + entry)
+    line = one_line_error(budgeted([*MQCONF, "run", "--scenarios", SOME, "--no-campaign", "--output",
+                                    str(tmp_path / "run"), "--expectations", str(expectations)], seconds=60))
+    assert line.startswith(f"mqconf: {expectations}{expected}"), line
+
+
 FACTORIES = """\
 import sys
 def none(): return None

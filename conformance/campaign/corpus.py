@@ -102,8 +102,12 @@ def load_corpus(path: Path) -> list[dict[str, Any]]:
         return _load_parquet(path)
     if path.suffix in (".jsonl", ".json", ".ndjson"):
         sequences = []
+        from ..infiles import UnsafeFile, read_text
+
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_text(path, CORPUS_LIMIT)  # a regular file, its size counted while reading
+        except UnsafeFile as exc:
+            raise CorpusError(str(exc)) from None
         except UnicodeDecodeError as exc:
             raise CorpusError(f"{path}: not UTF-8 text (byte {exc.start})") from None
         except OSError as exc:
@@ -122,6 +126,9 @@ def load_corpus(path: Path) -> list[dict[str, Any]]:
             raise CorpusError(f"{path}: no sequences")
         return sequences
     raise CorpusError(f"{path}: a corpus is JSON lines (.jsonl), Parquet (.parquet) or scenario files (.yaml)")
+
+
+CORPUS_LIMIT = 512 * 1024 * 1024  # bytes of a JSON-lines corpus
 
 
 def _load_parquet(path: Path) -> list[dict[str, Any]]:
