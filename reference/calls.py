@@ -98,6 +98,11 @@ class Outcome:
 
 # -- byte values --------------------------------------------------------------------------------------------
 
+# The largest MaxMsgLength a queue manager or queue can have (IBM, "ALTER QMGR": MAXMSGL is at most 104 857 600
+# bytes): no message is longer, so no fill need be.
+MAX_FILL = 104_857_600
+
+
 def decode_bytes(value: Any, path: str, length: int | None = None) -> bytes:
     """Bytes from the call language's spelling: text, {"hex": ...}, {"fill": c, "length": n}, or a constant."""
     if isinstance(value, str):
@@ -114,6 +119,9 @@ def decode_bytes(value: Any, path: str, length: int | None = None) -> bytes:
         fill, count = value["fill"], value["length"]
         if not isinstance(fill, str) or not fill or not isinstance(count, int) or isinstance(count, bool) or count < 0:
             raise CallError("fill needs a non-empty text 'fill' and a whole 'length' >= 0", path)
+        if count > MAX_FILL:  # checked before a byte is made: a scenario (or lint) never builds gigabytes
+            raise CallError(f"a fill of {count} bytes is longer than any message MQ takes ({MAX_FILL} bytes, the "
+                            "largest MaxMsgLength)", path)
         raw = (fill.encode("utf-8") * (count // max(len(fill.encode()), 1) + 1))[:count]
     else:
         raise CallError(f"expected text, {{hex: ...}} or {{fill: ..., length: ...}}, not {value!r}", path)

@@ -255,10 +255,20 @@ HOSTILE_FILES = {
     "alias-cycle": (BASE + STEPS + "title: &t [*t]\n", "alias *t refers to a collection that contains it"),
     "title-a-list": (BASE + STEPS + "title: [a, b]\n", "title must be text, not a list"),
     "description-a-mapping": (BASE + STEPS + "description: {a: b}\n", "description must be text, not a mapping"),
+    "fill-a-billion": (BASE + STEPS + "  - put: {handle: h, data: {fill: x, length: 1000000000}}\n",
+                       "a fill of 1000000000 bytes is longer than any message MQ takes (104857600 bytes"),
 }
 
 
-QUICK_FILES = {"flow-30000", "dashes-3000", "bomb-in-title", "alias-cycle", "title-a-list"}
+QUICK_FILES = {"flow-30000", "dashes-3000", "bomb-in-title", "alias-cycle", "title-a-list", "fill-a-billion"}
+
+
+def test_lint_refuses_a_billion_byte_fill_within_its_memory_budget(tmp_path):
+    path = tmp_path / "fill.yaml"
+    path.write_text(HOSTILE_FILES["fill-a-billion"][0])
+    result = budgeted([*MQCONF, "lint", str(path)], seconds=30, memory=MEMORY)
+    assert result.returncode == 2 and "Traceback" not in result.stdout + result.stderr, result.stdout
+    assert "a fill of 1000000000 bytes is longer than any message MQ takes" in result.stdout
 
 
 @pytest.mark.parametrize("name", [name if name in QUICK_FILES else pytest.param(name, marks=THOROUGH)
