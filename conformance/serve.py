@@ -25,6 +25,11 @@ from . import __version__
 
 IMPLEMENTATION = {"name": "mq-conformance reference model", "version": __version__, "language": "Python"}
 REQUEST_TYPES = ("hello", "reset", "call", "bye")
+# What one connection of the served model may hold (clauses conn.handles.max and conn.storage.not-available): the
+# default MaxHandles outside z/OS, and the bytes of message data put between resets. A client cannot make the
+# server grow without bound.
+MAX_HANDLES = 256
+MAX_PUT_BYTES = 256 * 1024 * 1024
 _SKIP_CHUNK = 1 << 16
 
 
@@ -48,6 +53,8 @@ class Server:
         self.claim = claim
         self.implementation = dict(IMPLEMENTATION) if adapter is None else {
             **IMPLEMENTATION, "name": str(getattr(adapter, "name", type(adapter).__name__))}
+        self.handles: set[str] = set()  # the object handles open on this connection
+        self.put_bytes = 0  # message data put since the last reset
 
     def handle(self, line: bytes | str) -> tuple[dict[str, Any] | None, bool]:
         """The reply to one request line (None for ``bye``) and whether to stop. Never raises."""
@@ -92,6 +99,8 @@ class Server:
 
     def _reset(self, request: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         self.adapter.reset()
+        self.handles.clear()
+        self.put_bytes = 0
         return {"type": "reset", "ok": True}, False
 
     def _call(self, request: dict[str, Any]) -> tuple[dict[str, Any], bool]:
@@ -102,11 +111,37 @@ class Server:
         if not isinstance(payload, dict) or not isinstance(payload.get("op"), str):
             return error(ident, "a call request needs 'call', an object with an 'op'"), False
         call = Call(payload["op"], {k: v for k, v in payload.items() if k != "op"})
+        refused = self._over_budget(call)
+        if refused is not None:
+            return {"type": "outcome", "id": ident, "outcome": refused.to_json()}, False
         try:
             outcome = self.adapter.execute(call)
         except Exception as exc:  # noqa: BLE001 - the implementation failed; that is the call's outcome
             outcome = Outcome(error=one_line(f"the implementation raised {type(exc).__name__}: {exc}"))
+        self._account(call, outcome)
         return {"type": "outcome", "id": ident, "outcome": outcome.to_json()}, False
+
+    def _over_budget(self, call: Call) -> Outcome | None:
+        """The failure of a call the connection has no room for (clauses conn.handles.max,
+        conn.storage.not-available), else None."""
+        handle = call.args.get("handle")
+        if call.op == "open" and handle not in self.handles and len(self.handles) >= MAX_HANDLES:
+            return Outcome(CompCode="MQCC_FAILED", Reason="MQRC_HANDLE_NOT_AVAILABLE", clauses=["conn.handles.max"])
+        if call.op in ("put", "put1") and self.put_bytes + data_size(call.args.get("data")) > MAX_PUT_BYTES:
+            return Outcome(CompCode="MQCC_FAILED", Reason="MQRC_STORAGE_NOT_AVAILABLE",
+                           clauses=["conn.storage.not-available"])
+        return None
+
+    def _account(self, call: Call, outcome: Outcome) -> None:
+        if outcome.CompCode in (None, "MQCC_FAILED"):
+            return
+        handle = call.args.get("handle")
+        if call.op == "open" and isinstance(handle, str):
+            self.handles.add(handle)
+        elif call.op == "close" and isinstance(handle, str):
+            self.handles.discard(handle)
+        elif call.op in ("put", "put1"):
+            self.put_bytes += data_size(call.args.get("data"))
 
     def _bye(self, request: dict[str, Any]) -> tuple[None, bool]:
         return None, True
@@ -117,6 +152,17 @@ class Server:
 
 
 _MEMBERS = {"hello": {"type", "protocol"}, "reset": {"type"}, "call": {"type", "id", "call"}, "bye": {"type"}}
+
+
+def data_size(data: Any) -> int:
+    """The bytes a call's ``data`` stands for, without making them (a fill counts its length)."""
+    if isinstance(data, str):
+        return len(data.encode("utf-8", "surrogatepass"))
+    if isinstance(data, dict) and isinstance(data.get("length"), int):
+        return max(data["length"], 0)
+    if isinstance(data, dict) and isinstance(data.get("hex"), str):
+        return len(data["hex"]) // 2
+    return 0
 
 
 def _json_type(value: Any) -> str:

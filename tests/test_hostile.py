@@ -730,3 +730,48 @@ def test_an_in_process_adapter_that_hangs_in_a_call_gives_an_error_outcome_withi
     scenarios = len(list((REPO / "fixtures" / "scenarios" / "get").glob("*.yaml")))
     # each scenario hangs once, at its first get (a fresh adapter at each reset), and never longer than the budget
     assert result.seconds < 1.0 * scenarios + 30
+
+
+# -- budgets of the served model (conformance/serve.py) -------------------------------------------------------
+
+def _served(server, ident: int, op: str, **args) -> dict:
+    reply, _ = server.handle(json.dumps({"type": "call", "id": ident, "call": {"op": op, **args}}))
+    return reply["outcome"]
+
+
+def test_the_served_model_gives_handle_not_available_past_max_handles_and_frees_a_closed_one():
+    from mq_conformance.conformance.serve import MAX_HANDLES, Server
+
+    server = Server()
+    assert _served(server, 1, "define_queue", name="Q1")["CompCode"] == "MQCC_OK"
+    started = time.monotonic()
+    for number in range(MAX_HANDLES):
+        assert _served(server, 2 + number, "open", handle=f"h{number}", queue="Q1",
+                       Options=["MQOO_OUTPUT"])["CompCode"] == "MQCC_OK"
+    refused = _served(server, 9000, "open", handle="one-more", queue="Q1", Options=["MQOO_OUTPUT"])
+    assert (refused["Reason"], refused["clauses"]) == ("MQRC_HANDLE_NOT_AVAILABLE", ["conn.handles.max"])
+    assert _served(server, 9001, "close", handle="h0")["CompCode"] == "MQCC_OK"
+    assert _served(server, 9002, "open", handle="one-more", queue="Q1", Options=["MQOO_OUTPUT"])["CompCode"] == "MQCC_OK"
+    assert time.monotonic() - started < 10
+
+
+def test_the_served_model_gives_storage_not_available_past_its_message_bytes_in_bounded_memory(tmp_path):
+    requests = [{"type": "hello", "protocol": 1},
+                {"type": "call", "id": 0, "call": {"op": "define_qmgr", "MaxMsgLength": 104857600}},
+                {"type": "call", "id": 1, "call": {"op": "define_queue", "name": "Q1", "MaxMsgLength": 104857600}},
+                {"type": "call", "id": 2, "call": {"op": "open", "handle": "h", "queue": "Q1",
+                                                   "Options": ["MQOO_OUTPUT"]}}]
+    requests += [{"type": "call", "id": 3 + n, "call": {"op": "put", "handle": "h",
+                                                        "data": {"fill": "x", "length": 100_000_000}}}
+                 for n in range(4)]
+    path = tmp_path / "requests.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in requests))
+    with path.open() as stdin:
+        def limits() -> None:
+            resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+        done = subprocess.run([*MQCONF, "serve", "--stdio"], stdin=stdin, capture_output=True, text=True, timeout=60,
+                              cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, preexec_fn=limits)
+    outcomes = [json.loads(line)["outcome"] for line in done.stdout.splitlines()[4:]]
+    assert [o.get("Reason") for o in outcomes] == ["MQRC_NONE", "MQRC_NONE", "MQRC_STORAGE_NOT_AVAILABLE",
+                                                   "MQRC_STORAGE_NOT_AVAILABLE"], done.stdout[-2000:] + done.stderr
