@@ -11,6 +11,8 @@ import json
 from html import escape
 from typing import Any, Iterable
 
+from mq_conformance.adapters.untrusted import visible
+
 STATUS_COLOURS = {
     "passed": "#2e7d32", "failed": "#c62828", "error": "#c62828", "unexpected pass": "#ef6c00",
     "expected failure": "#7b6f00", "decision differs": "#8e24aa", "not claimed": "#607d8b", "not covered": "#9e9e9e",
@@ -62,7 +64,15 @@ SCRIPT = """
 
 
 def _e(value: Any) -> str:
-    return escape(str(value), quote=True)
+    """``value`` as HTML text: made visible (adapters/untrusted.py :func:`visible`: NUL, controls and lone
+    surrogates escaped), then HTML-escaped."""
+    return escape(visible(value), quote=True)
+
+
+def _n(value: Any) -> str:
+    """A count as HTML: grouped digits when it is a whole number, else the value escaped (a crafted report's
+    "12<script>" is shown, never run)."""
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else _e(value)
 
 
 def status_tag(status: str) -> str:
@@ -133,6 +143,8 @@ def bar_chart(chart_id: str, title: str, bars: list[dict[str, Any]], colour: str
 
 
 def _pct(part: int, whole: int) -> str:
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (part, whole)):
+        return "-"
     return f"{100 * part / whole:.0f}%" if whole else "-"
 
 
@@ -344,7 +356,8 @@ def render_matrix(reports: list[dict[str, Any]]) -> str:
            "<p>" + "; ".join(f"{_e(n)}: run {_e(r['started'])}, profile {_e(r['profile'])}, suite commit "
                             f"{_e(r['suite']['commit'][:12])}, fixtures {_e(r['suite']['fixtures_hash'])}"
                             + ("" if r["complete"] else " (INCOMPLETE)")
-                            + f" - {r.get('verdict', {}).get('status', '?')}" for n, r in zip(names, reports)) + "</p>",
+                            + f" - {_e(r.get('verdict', {}).get('status', '?'))}" for n, r in zip(names, reports))
+           + "</p>",
            f"<h2 id=\"summary\">Share of clauses passed</h2><table><tr><th>area</th>{head}</tr>"]
     areas = sorted({area for r in reports for area in r["summary"]["areas"]})
     for area in ["all", *areas]:
@@ -382,16 +395,18 @@ def render_matrix_campaigns(reports: list[dict[str, Any]], head: str) -> list[st
             continue
         rows["campaign"].append("<td>" + "<br>".join(f"<code>{_e(c['id'])}</code> ({_e(c['master'])})"
                                                     for c in campaigns) + "</td>")
-        rows["sequences (calls)"].append("<td>" + "<br>".join(f"{c['sequences']:,} ({c['steps']:,})"
+        rows["sequences (calls)"].append("<td>" + "<br>".join(f"{_n(c['sequences'])} ({_n(c['steps'])})"
                                                              for c in campaigns) + "</td>")
         rows["divergent sequences (signatures)"].append(
-            "<td>" + "<br>".join(f"{c['divergent_sequences']:,} ({len(c['signatures'])})" for c in campaigns) + "</td>")
+            "<td>" + "<br>".join(f"{_n(c['divergent_sequences'])} ({len(c['signatures'])})" for c in campaigns)
+            + "</td>")
         rows["clauses applied"].append("<td>" + "<br>".join(
             f"{_pct(c['coverage']['clauses_applied'], c['coverage']['clauses_total'])} "
-            f"({c['coverage']['clauses_applied']}/{c['coverage']['clauses_total']})" for c in campaigns) + "</td>")
+            f"({_n(c['coverage']['clauses_applied'])}/{_n(c['coverage']['clauses_total'])})" for c in campaigns)
+            + "</td>")
         rows["table rows reached"].append("<td>" + "<br>".join(
             f"{_pct(c['coverage']['table_rows_covered'], c['coverage']['table_rows_total'])} "
-            f"({c['coverage']['table_rows_covered']}/{c['coverage']['table_rows_total']})" for c in campaigns)
+            f"({_n(c['coverage']['table_rows_covered'])}/{_n(c['coverage']['table_rows_total'])})" for c in campaigns)
             + "</td>")
     out = [f"<h2 id=\"campaigns\">Campaigns</h2><table><tr><th></th>{head}</tr>"]
     out += [f"<tr><td>{_e(label)}</td>{''.join(cells)}</tr>" for label, cells in rows.items()]

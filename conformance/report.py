@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from mq_conformance import fixtures
-from mq_conformance.adapters.untrusted import for_markdown
+from mq_conformance.adapters.untrusted import bounded, for_markdown, for_terminal
 
 from . import __version__
 from .clauses import Registry
@@ -169,7 +169,10 @@ def scenario_record(result: ScenarioResult, expectations: list[dict] | None = No
 def _step_record(step: StepResult) -> dict[str, Any]:
     """A step's fields as they are: its call, expectation and outcome are JSON values already, and the record is
     written at once (``dataclasses.asdict`` deep-copied every one, a third of a run's report time)."""
-    return {name: getattr(step, name) for name in _STEP_FIELDS}
+    record = {name: getattr(step, name) for name in _STEP_FIELDS}
+    # what the implementation said, bounded: a 1 MB error text on every call made a 6.6 GB results.jsonl
+    record["outcome"], record["problems"] = bounded(step.outcome), bounded(step.problems)
+    return record
 
 
 class RunWriter:
@@ -891,7 +894,9 @@ def write_reports(directory: Path | OutputFolder, registry: Registry) -> dict[st
 
 
 def load_report(path: Path) -> dict[str, Any]:
-    """A ``conformance.json`` (or the run folder holding one)."""
+    """A ``conformance.json`` (or the run folder holding one), checked against ``schemas/report.json``: a damaged
+    or crafted report is one :class:`ReportError` naming the file and the field, never a report that ``compare``
+    or ``matrix`` trips over."""
     if path.is_dir():
         path = path / "conformance.json"
     try:
@@ -900,6 +905,13 @@ def load_report(path: Path) -> dict[str, Any]:
         raise ReportError(f"{path}: no such report (run `mqconf report` on its folder first)") from None
     if not isinstance(report, dict) or not isinstance(report.get("summary"), dict):
         raise ReportError(f"{path}: not a conformance report (a JSON object with a summary)")
+    from jsonschema import ValidationError
+
+    try:
+        validate_report(report)
+    except ValidationError as exc:
+        raise ReportError(f"{path}: not a conformance report this suite reads (at {exc.json_path}: "
+                          f"{for_terminal(exc.message, 160)}); rebuild it with `mqconf report` on its folder") from None
     return report
 
 
@@ -952,7 +964,8 @@ def render_summary(report: dict[str, Any]) -> str:
         lines.append("")
     for campaign in report.get("campaigns", []):
         cov = campaign["coverage"]
-        lines += [f"Campaign {campaign['id']} ({campaign['adapter']}): {campaign['sequences']} sequences of "
+        lines += [f"Campaign {for_markdown(campaign['id'], 200)} ({for_markdown(campaign['adapter'], 200)}): "
+                  f"{campaign['sequences']} sequences of "
                   f"{campaign['length']} calls, {campaign['divergent_sequences']} divergent in "
                   f"{len(campaign['signatures'])} signature(s); {cov['clauses_applied']}/{cov['clauses_total']} "
                   f"clauses applied, {cov['table_rows_covered']}/{cov['table_rows_total']} table rows covered.", ""]

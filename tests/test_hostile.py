@@ -775,3 +775,64 @@ def test_the_served_model_gives_storage_not_available_past_its_message_bytes_in_
     outcomes = [json.loads(line)["outcome"] for line in done.stdout.splitlines()[4:]]
     assert [o.get("Reason") for o in outcomes] == ["MQRC_NONE", "MQRC_NONE", "MQRC_STORAGE_NOT_AVAILABLE",
                                                    "MQRC_STORAGE_NOT_AVAILABLE"], done.stdout[-2000:] + done.stderr
+
+
+# -- what an implementation says is bounded and made valid text before it reaches a file ----------------------
+
+def test_megabyte_error_texts_with_lone_surrogates_leave_bounded_records_and_every_report(tmp_path):
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    for number in range(20):
+        (folder / f"put-{number}.yaml").write_text(PUT_SCENARIO.replace("hostile-put", f"hostile-put-{number}"))
+    run = tmp_path / "run"
+    result = budgeted([*MQCONF, "run", "--scenarios", str(folder), "--no-campaign", "--output", str(run),
+                       "--adapter", server("big_errors")], seconds=60)
+    assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr, result.stderr[-2000:]
+    assert (run / "results.jsonl").stat().st_size < 20 * 20_000
+    record = json.loads((run / "results.jsonl").read_text().splitlines()[0])
+    error = record["steps"][-1]["outcome"]["error"]
+    assert error.endswith("... [1000002 characters]") and error.startswith("\\udc80"), error[:40]
+    for name in ("conformance.json", "conformance.html", "summary.md", "badge.svg", "junit.xml"):
+        text = (run / name).read_bytes().decode("utf-8")  # valid UTF-8: no surrogate reached a file
+        assert text and "\x00" not in text, name
+
+
+@pytest.mark.parametrize(("field", "value", "where"), [
+    ("verdict.status", "<script>alert(1)</script>", "$.verdict.status"),
+    ("summary.clauses", "many", "$.summary.clauses"),
+    pytest.param("summary.areas", [1, 2], "$.summary.areas", marks=THOROUGH),
+], ids=["status-script", "clauses-text", "areas-list"])
+def test_a_crafted_report_is_one_line_naming_its_field_in_compare_and_matrix(field, value, where, finished_run,
+                                                                           tmp_path):
+    crafted = tmp_path / "crafted"
+    shutil.copytree(finished_run, crafted)
+    report = json.loads((crafted / "conformance.json").read_text())
+    section, key = field.split(".")
+    report[section][key] = value
+    (crafted / "conformance.json").write_text(json.dumps(report))
+    for command in (["compare", str(finished_run), str(crafted)],
+                    ["matrix", str(finished_run), str(crafted), "--output", str(tmp_path / "m.html")]):
+        line = one_line_error(budgeted([*MQCONF, *command], seconds=60))
+        assert f"{crafted / 'conformance.json'}: not a conformance report this suite reads (at {where}:" in line, line
+    assert not (tmp_path / "m.html").exists()
+
+
+def test_a_crafted_campaign_id_and_adapter_reach_summary_and_matrix_escaped(tmp_path):
+    from mq_conformance.conformance.html import render_matrix_campaigns
+    from mq_conformance.conformance.report import render_summary
+
+    campaign = {"id": "<script>x</script>", "adapter": "<img src=x onerror=alert(1)>\nFAKE", "master": "m",
+                "sequences": "<b>9</b>", "steps": 1, "length": 2, "divergent_sequences": 0, "signatures": [],
+                "coverage": {"clauses_applied": "<i>", "clauses_total": 3, "table_rows_covered": 1,
+                             "table_rows_total": 2}}
+    html = "".join(render_matrix_campaigns([{"campaigns": [campaign]}], ""))
+    assert "<script>" not in html and "<b>" not in html and "<i>" not in html and "&lt;script&gt;" in html
+    summary = render_summary({
+        "adapter": {"name": "a\x00b"}, "verdict": {"headline": "PASSED"}, "suite": {"version": "1", "commit": "c",
+                                                                                  "fixtures_hash": "f"},
+        "profile": "quick", "started": "now", "complete": True, "missing": {"reasons": []},
+        "summary": {"scenarios": 0, "passed": 0, "failed": 0, "error": 0, "not claimed": 0, "clauses": 0,
+                    "clauses_by_status": {}, "tests": {"total": 0, "passed": 0, "failed": 0, "error": 0,
+                                                       "not claimed": 0}},
+        "campaigns": [campaign], "failures": [], "clauses": {}})
+    assert "<script>" not in summary and "<img" not in summary and "\nFAKE" not in summary and "\x00" not in summary

@@ -193,7 +193,9 @@ def replay_columns(sequence: Mapping[str, Any], model: Adapter, impl: Adapter, f
         ops.append(op)
         clauses.append(left.clauses)
         model_reasons.append(left.Reason or (f"error: {left.error}" if left.error else ""))
-        impl_reasons.append(right.Reason or (f"error: {right.error}" if right.error else ""))
+        # never the implementation's free text: a server whose error text differs on every call would make one
+        # signature (and one witness) per sequence; the text stays in the row's problems
+        impl_reasons.append(_known_reason(right.Reason) or ("error" if right.error else ""))
         history.append((recorded, left, identities.count))
         if problems or left.error is not None or right.error is not None:
             # both outcomes in full only where a reader needs them: the diverging call, and calls an executor
@@ -222,3 +224,13 @@ def replay(sequence: Mapping[str, Any], model: Adapter, impl: Adapter) -> list[d
     (empty unless the outcomes differ), ``diverged``, ``options``, ``model_reason`` and ``impl_reason``. The
     last record is the diverging one, if any."""
     return replay_columns(sequence, model, impl, full=True).records()
+
+
+def _known_reason(reason: Any) -> str | None:
+    """An implementation's Reason as a signature shows it: a reason code MQ defines, or one word for any other
+    (names made up per call would make a signature each)."""
+    from mq_conformance.reference.constants import VALUES
+
+    if not reason:
+        return None
+    return reason if isinstance(reason, str) and reason in VALUES else "MQRC_(not an MQ reason)"
