@@ -25,7 +25,7 @@ from pathlib import Path
 from mq_conformance import fixtures
 from mq_conformance.adapters.base import AdapterError, available, load
 from mq_conformance.adapters.capabilities import CapabilityError
-from mq_conformance.adapters.processes import die_with_parent
+from mq_conformance.adapters.processes import become_subreaper, die_with_parent, kill_descendants
 from mq_conformance.adapters.untrusted import for_terminal
 
 from .clauses import Registry, load_registry
@@ -557,9 +557,17 @@ def run_emulator(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``mqconf``: the exit status of the command. SIGTERM and SIGHUP stop it as Ctrl-C does, and output nobody
-    reads is dropped rather than stopping it (conformance/stops.py)."""
-    with tolerant_output(), signals_stop():
-        return _main(argv)
+    reads is dropped rather than stopping it (conformance/stops.py). Run as a program (``argv`` None), it first
+    makes itself a child subreaper and at the end kills every process it started that is still alive, however it
+    left the process group (a server that called ``setsid()`` and forked); called with ``argv`` (in process, by a
+    test) it leaves processes alone."""
+    subreaper = argv is None and become_subreaper()
+    try:
+        with tolerant_output(), signals_stop():
+            return _main(argv)
+    finally:
+        if subreaper:
+            kill_descendants()
 
 
 def _main(argv: Sequence[str] | None = None) -> int:

@@ -836,3 +836,17 @@ def test_a_crafted_campaign_id_and_adapter_reach_summary_and_matrix_escaped(tmp_
                                                        "not claimed": 0}},
         "campaigns": [campaign], "failures": [], "clauses": {}})
     assert "<script>" not in summary and "<img" not in summary and "\nFAKE" not in summary and "\x00" not in summary
+
+
+# -- every descendant dies (adapters/processes.py) ------------------------------------------------------------
+
+def test_a_server_grandchild_that_left_the_session_dies_with_mqconf(put_scenario, tmp_path):
+    pidfile = tmp_path / "escaped.pid"
+    result = budgeted([*MQCONF, "scenario", str(put_scenario), "--adapter", server("setsid_fork")], seconds=30,
+                      env={"MQCONF_TEST_PIDFILE": str(pidfile)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    deadline = time.monotonic() + 5
+    while not pidfile.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pid = int(pidfile.read_text())
+    assert wait_gone(pid), "the server's grandchild in its own session outlived mqconf"
