@@ -353,7 +353,7 @@ def parse(data: Any, path: Path) -> Scenario:
         if key not in SCENARIO_KEYS:
             raise SourceError(path, data.line_of(key), f"unknown scenario key {key!r}; keys: {', '.join(sorted(SCENARIO_KEYS))}")
     scenario_id = data.get("id")
-    if not isinstance(scenario_id, str) or not ID_PATTERN.match(scenario_id):
+    if not isinstance(scenario_id, str) or not ID_PATTERN.fullmatch(scenario_id):  # "x\n" too: never '$'-matched
         raise SourceError(path, data.line_of("id"), "id must be kebab-case text such as put-group-of-three")
     for key in ("title", "description"):
         if key in data and not isinstance(data[key], str):

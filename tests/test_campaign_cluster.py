@@ -79,7 +79,8 @@ def test_executors_that_cannot_import_the_suite_run_the_shipped_campaign_with_th
     on_cluster = cluster["summary"]
     stored = json.loads((tmp_path / "out" / "cluster" / "summary.json").read_text())
     config = CampaignConfig(adapter=MUTANT, sequences=48, length=12, seed=3, partition_size=12)
-    in_process = run_campaign(config, tmp_path, campaign_id="local", master="inprocess", show_progress=False)
+    in_process = run_campaign(config, tmp_path / "in-process", campaign_id="local", master="inprocess",
+                              show_progress=False)
     assert on_cluster["run"]["master"] == MASTER and on_cluster["run"]["partitions_run"] == 4
     assert on_cluster["aggregates"] == stored["aggregates"] == in_process["aggregates"]
     assert on_cluster["aggregates"]["signatures"]

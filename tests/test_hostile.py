@@ -850,3 +850,33 @@ def test_a_server_grandchild_that_left_the_session_dies_with_mqconf(put_scenario
         time.sleep(0.05)
     pid = int(pidfile.read_text())
     assert wait_gone(pid), "the server's grandchild in its own session outlived mqconf"
+
+
+# -- errors say the real cause ---------------------------------------------------------------------------------
+
+def test_a_scenario_id_with_a_trailing_newline_is_refused(tmp_path):
+    path = tmp_path / "newline.yaml"
+    path.write_text(PUT_SCENARIO.replace("id: hostile-put", 'id: "hostile-put\\n"'))
+    line = one_line_error(budgeted([*MQCONF, "scenario", str(path)], seconds=30))
+    assert line == f"mqconf: {path}:1: id must be kebab-case text such as put-group-of-three", line
+
+
+def test_an_unreachable_spark_master_is_named_at_once(tmp_path):
+    result = budgeted([*MQCONF, "campaign", "--master", "spark://127.0.0.1:1", "--sequences", "2", "--output",
+                       str(tmp_path / "campaigns")], seconds=30)
+    line = one_line_error(result)
+    assert line.startswith("mqconf: the Spark master spark://127.0.0.1:1 cannot be reached (127.0.0.1:1: "), line
+    assert result.seconds < 15, result.seconds
+
+
+def test_a_java_that_cannot_start_under_a_memory_limit_says_so_not_install_java(tmp_path):
+    java = shutil.which("java") or (os.environ.get("JAVA_HOME") and Path(os.environ["JAVA_HOME"]) / "bin" / "java")
+    if not java or not Path(java).exists():
+        pytest.skip("no Java on this machine")
+    from mq_conformance.conformance.campaign import spark
+
+    spark._probe.cache_clear()
+    result = budgeted([*MQCONF, "campaign", "--master", "local[1]", "--sequences", "2", "--output",
+                       str(tmp_path / "campaigns")], seconds=60, memory=MEMORY)
+    line = one_line_error(result)
+    assert line.startswith("mqconf: Java did not start (") and "Install a JDK" not in line, line

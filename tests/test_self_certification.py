@@ -41,7 +41,7 @@ def test_the_model_served_over_json_lines_certifies_clean_with_no_divergence(tmp
     campaigns = tmp_path / "campaigns"
     assert cli.main(["campaign", "--adapter", served, "--sequences", "60", "--length", "20", "--seed", "0",
                      "--master", "inprocess", "--output", str(campaigns)]) == 0, capsys.readouterr().out
-    (campaign,) = campaigns.iterdir()
+    (campaign,) = [folder for folder in campaigns.iterdir() if folder.is_dir()]  # beside the folder's marker
     status = cli.main(["run", "--adapter", served, "--output", str(tmp_path / "run"), "--campaign", str(campaign)])
     out = capsys.readouterr().out
     assert status == 0, out

@@ -62,6 +62,7 @@ logger.hadoop.level = error
 # MQCONF_SPARK_JAVA_OPTIONS replaces them (for example with "" on a large cluster with big aggregations).
 JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
+STARTS_NOT = "did not start"
 JAVA_HELP = ("Spark needs Java 17 or later. Install a JDK or JRE (for example `apt-get install "
              "openjdk-17-jre-headless`, or Temurin 17 from adoptium.net) and put `java` on PATH or set JAVA_HOME; "
              "or run the campaign without Spark: --master inprocess")
@@ -77,6 +78,10 @@ def _probe(java: str) -> tuple[int | None, str]:
     except (OSError, subprocess.SubprocessError) as exc:
         return None, f"-version failed ({exc})"
     found = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
+    if not found and out.returncode != 0 and (out.stderr + out.stdout).strip():
+        # a Java that does not start (under ulimit -v: "Could not allocate compressed class space"): its words
+        said = [" ".join(line.split()) for line in (out.stderr + out.stdout).splitlines() if line.strip()]
+        return None, f"{STARTS_NOT}: {'; '.join(said[:2])[:300]}"
     if not found:
         return None, "cannot tell its version"
     major = int(found.group(1))
@@ -102,7 +107,32 @@ def find_java() -> tuple[str, int]:
         tried.append(f"{java} ({origin}): {what}")
     if not tried:
         raise CampaignError(f"no `java` found (JAVA_HOME not set, none on PATH). {JAVA_HELP}")
+    if all(STARTS_NOT in line for line in tried):  # a Java is there: installing one would not help
+        raise CampaignError(f"Java did not start ({'; '.join(tried)}); a memory limit (ulimit -v) or JVM options "
+                            "may keep it from starting; or run the campaign without Spark: --master inprocess")
     raise CampaignError(f"no working Java 17+ ({'; '.join(tried)}). {JAVA_HELP}")
+
+
+def check_master(master: str, seconds: float = 5.0) -> None:
+    """For a standalone master (``spark://host:port``, or ``spark://h1:p1,h2:p2`` for standby masters): one of
+    them accepts a connection within ``seconds``; else CampaignError naming the master and why, at once (Spark
+    itself retries for about a minute, then blames something else)."""
+    import socket
+
+    if not master.startswith("spark://"):
+        return
+    reasons = []
+    for address in master[len("spark://"):].split(","):
+        host, _, port = address.rpartition(":")
+        if not host or not port.isdigit():
+            raise CampaignError(f"--master {master}: not spark://host:port")
+        try:
+            with socket.create_connection((host.strip("[]"), int(port)), timeout=seconds):
+                return
+        except OSError as exc:
+            reasons.append(f"{address}: {exc.strerror or exc}")
+    raise CampaignError(f"the Spark master {master} cannot be reached ({'; '.join(reasons)}); is it running? Give "
+                        "another --master, or --master inprocess to run without Spark")
 
 
 def java_version() -> int:
