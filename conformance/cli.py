@@ -593,10 +593,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return run_conformance(adapters[0], args.output or Path("reports") / new_run_id(adapters[0]), **options)
         if args.command == "report":
             registry = load_registry()
-            paths = write_reports(args.run, registry)
             from .junit import write_ci_results
 
-            paths["junit"] = write_ci_results(args.run, registry)["junit"]
+            with OutputFolder.open(args.run, make=False) as folder:
+                folder.lock_if_marked("report")  # a run still writing the folder: one line, no half report
+                paths = write_reports(folder, registry)
+                paths["junit"] = write_ci_results(folder, registry)["junit"]
             print(load_report(paths["json"])["verdict"]["headline"])
             for kind, path in paths.items():
                 print(f"{kind}: {path}")

@@ -161,6 +161,15 @@ class OutputFolder:
             return
         self._lock_fd = fd
 
+    def lock_if_marked(self, option: str) -> None:
+        """Take the folder's lock when it is the suite's own (it holds a marker); an older folder without one is
+        written unlocked. :class:`OutputError` when another mqconf process holds it."""
+        try:
+            os.lstat(MARKER, dir_fd=self._fd)
+        except FileNotFoundError:
+            return
+        self._lock(option)
+
     def close(self) -> None:
         """Release the folder (and its lock)."""
         for fd in (self._lock_fd, self._fd):

@@ -450,6 +450,32 @@ def test_a_second_run_on_a_locked_folder_is_one_line(tmp_path):
         fcntl.flock(marker, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
+def test_report_on_a_folder_a_run_is_writing_is_one_line_and_writes_nothing(finished_run, tmp_path):
+    from mq_conformance.conformance.outfolder import OutputFolder
+
+    run = tmp_path / "run"
+    shutil.copytree(finished_run, run)
+    before = (run / "conformance.json").read_bytes()
+    with OutputFolder.claim(run, "run", resume=True):  # as a run still writing it holds it
+        line = one_line_error(budgeted([*MQCONF, "report", str(run)], seconds=60))
+    assert line == f"mqconf: report {run}: another mqconf run or campaign is writing this folder; wait for it to " \
+                   "end or give another folder", line
+    assert (run / "conformance.json").read_bytes() == before
+
+
+def test_save_corpus_replaces_a_planted_link_and_never_writes_through_it(tmp_path):
+    from mq_conformance.conformance.campaign.corpus import load_corpus, save_corpus
+
+    victim = tmp_path / "victim"
+    victim.write_text("the user's own file")
+    sequences = load_corpus(save_corpus([{"id": "s1", "area": "core", "calls": [{"op": "connect"}], "binds": []}],
+                                        tmp_path / "first.jsonl"))
+    for name in ("corpus.jsonl", "corpus.parquet"):
+        (tmp_path / name).symlink_to(victim)
+        assert load_corpus(save_corpus(sequences, tmp_path / name)) == sequences
+        assert victim.read_text() == "the user's own file" and not (tmp_path / name).is_symlink()
+
+
 def test_a_full_disk_during_report_keeps_the_earlier_report_whole(finished_run, tmp_path):
     def small_files() -> None:
         os.setsid()
@@ -861,7 +887,7 @@ def test_an_unreachable_spark_master_is_named_at_once(tmp_path):
     result = budgeted([*MQCONF, "campaign", "--master", "spark://127.0.0.1:1", "--sequences", "2", "--output",
                        str(tmp_path / "campaigns")], seconds=30)
     line = one_line_error(result)
-    assert line.startswith("mqconf: the Spark master spark://127.0.0.1:1 cannot be reached (127.0.0.1:1: "), line
+    assert line.startswith("mqconf: Spark master spark://127.0.0.1:1 cannot be reached (127.0.0.1:1: "), line
     assert result.seconds < 15, result.seconds
 
 

@@ -152,8 +152,9 @@ def _load_parquet(path: Path) -> list[dict[str, Any]]:
 
 def save_corpus(sequences: Iterable[Mapping[str, Any]], path: Path) -> Path:
     """Write sequences as JSON lines (``.jsonl``) or Parquet (``.parquet``), by the suffix of ``path``."""
+    from ..outfolder import OutputFolder
+
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     checked = [_check(s, f"sequence {n + 1}") for n, s in enumerate(sequences)]
     if path.suffix == ".parquet":
         import pyarrow as pa
@@ -165,7 +166,11 @@ def save_corpus(sequences: Iterable[Mapping[str, Any]], path: Path) -> Path:
             "binds": [json.dumps(s["binds"], sort_keys=True) for s in checked],
             "target": pa.array([s.get("target") for s in checked], pa.string()),
         })
-        pq.write_table(table, path)
+        sink = pa.BufferOutputStream()
+        pq.write_table(table, sink)
+        data = sink.getvalue().to_pybytes()
     else:
-        path.write_text("".join(json.dumps(s, sort_keys=True) + "\n" for s in checked))
+        data = "".join(json.dumps(s, sort_keys=True) + "\n" for s in checked).encode("utf-8")
+    with OutputFolder.open(path.parent) as folder:  # written aside and renamed; never through a link
+        folder.write_bytes(data, path.name)
     return path

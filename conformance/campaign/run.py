@@ -508,10 +508,6 @@ def _run_campaign(config: CampaignConfig, store: Store, campaign_id: str, master
                   stop_after: int | None, ship_suite: bool | None, identity: dict[str, Any],
                   command: Any) -> dict[str, Any]:
     """:func:`run_campaign` in its prepared folder."""
-    if master.startswith("spark://") and spark is None:  # an unreachable master is one line at once
-        from .spark import check_master
-
-        check_master(master)
     if master != IN_PROCESS and spark is None:  # the first campaign on Spark builds the archives its JVMs would map
         from .class_data_sharing import ensure
 

@@ -113,28 +113,6 @@ def find_java() -> tuple[str, int]:
     raise CampaignError(f"no working Java 17+ ({'; '.join(tried)}). {JAVA_HELP}")
 
 
-def check_master(master: str, seconds: float = 5.0) -> None:
-    """For a standalone master (``spark://host:port``, or ``spark://h1:p1,h2:p2`` for standby masters): one of
-    them accepts a connection within ``seconds``; else CampaignError naming the master and why, at once (Spark
-    itself retries for about a minute, then blames something else)."""
-    import socket
-
-    if not master.startswith("spark://"):
-        return
-    reasons = []
-    for address in master[len("spark://"):].split(","):
-        host, _, port = address.rpartition(":")
-        if not host or not port.isdigit():
-            raise CampaignError(f"--master {master}: not spark://host:port")
-        try:
-            with socket.create_connection((host.strip("[]"), int(port)), timeout=seconds):
-                return
-        except OSError as exc:
-            reasons.append(f"{address}: {exc.strerror or exc}")
-    raise CampaignError(f"the Spark master {master} cannot be reached ({'; '.join(reasons)}); is it running? Give "
-                        "another --master, or --master inprocess to run without Spark")
-
-
 def java_version() -> int:
     """The major version of the Java that Spark will start (:func:`find_java`); CampaignError with what to install
     otherwise. When JAVA_HOME names no working Java but PATH has one, JAVA_HOME is pointed at that one (Spark's
@@ -228,8 +206,7 @@ def session(master: str = "local[*]", app_name: str = "mqconf-campaign", archive
     shipping = not here if ship_suite is None else ship_suite
     if loopback:
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    log4j = Path(tempfile.gettempdir()) / "mqconf-log4j2.properties"
-    log4j.write_text(LOG4J)
+    log4j = _private_file("mqconf-log4j2-", ".properties", LOG4J)
     java_options = (f"-Dlog4j2.configurationFile=file:{log4j} -Dlog4j.configurationFile=file:{log4j} "
                     + os.environ.get("MQCONF_SPARK_JAVA_OPTIONS", JVM_OPTIONS))
     if archives:
@@ -363,14 +340,33 @@ class _NotPy4J(logging.Filter):
         return f"{os.sep}py4j{os.sep}" not in record.pathname
 
 
+def _private_file(prefix: str, suffix: str, text: str) -> Path:
+    """A new file of this process in the temporary folder (made with O_EXCL under a name no one can foresee, so
+    no link placed there is written through) holding ``text``; removed when the process ends."""
+    fd, name = tempfile.mkstemp(prefix=prefix, suffix=suffix)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+    atexit.register(_unlink_quietly, name)
+    return Path(name)
+
+
+def _unlink_quietly(name: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(name)
+
+
 @contextlib.contextmanager
 def _stderr_to(path: Path) -> Iterator[None]:
     """File descriptor 2 points at ``path`` (appended to) for the duration: what starts then inherits it."""
     sys.stderr.flush()
     saved = os.dup(2)
     try:
-        with path.open("ab") as log:
-            os.dup2(log.fileno(), 2)
+        # never through a link someone placed at this predictable name in the shared temporary folder
+        log = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            os.dup2(log, 2)
+        finally:
+            os.close(log)
         yield
     finally:
         os.dup2(saved, 2)
