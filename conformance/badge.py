@@ -1,4 +1,5 @@
-"""A status badge (SVG, in the familiar two-part shape) for a run: its verdict, and clauses passed out of all."""
+"""A status badge (SVG, in the familiar two-part shape) for a run: its verdict in a word (PASSED, FAILED or
+INCOMPLETE), and the claimed clauses passed, counted as the headline counts them."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def badge_for(report: dict) -> str:
     with or without a clause); red when something failed; grey and INCOMPLETE when results are missing."""
     verdict = report["verdict"]
     by_status = report["summary"]["clauses_by_status"]
-    total = report["summary"]["clauses"]
+    total = report["summary"]["clauses"] - by_status.get("not claimed", 0)  # the clauses claimed
     passed = by_status.get("passed", 0)
     counts = verdict["counts"]
     if verdict["status"] == "incomplete":
@@ -38,7 +39,7 @@ def badge_for(report: dict) -> str:
             parts.append(f"{unattributed} failed")
         if counts["unexpected_passes"] and not parts:
             parts.append(f"{counts['unexpected_passes']} unexpected passes")
-        colour, message = "#c62828", f"{passed}/{total}, " + ", ".join(parts)
+        colour, message = "#c62828", f"FAILED {passed}/{total}" + "".join(f", {part}" for part in parts)
     else:
-        colour, message = "#2e7d32", f"{passed}/{total} clauses"
+        colour, message = "#2e7d32", f"PASSED {passed}/{total} clauses"
     return badge(f"MQ conformance: {report['adapter']['name']}", message, colour)

@@ -32,7 +32,7 @@ from .clauses import Registry, load_registry
 from .identity import command_line
 from .outfolder import OutputError, OutputFolder
 from .stops import Stopped, signals_stop, tolerant_output
-from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, failure_line,
+from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, count_parts, failure_line,
                      latest_campaign, load_campaign, load_report, new_run_id, safe_name, write_reports)
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, reference_attribution, run_scenario
 from .scenario import ScenarioErrors, collect_scenarios, load_scenarios
@@ -121,24 +121,29 @@ def _load_all(paths: Sequence[Path]):
 
 
 def _run_list(scenarios, adapter, writer: RunWriter | None, registry: Registry) -> dict[str, int]:
-    """Run ``scenarios`` on ``adapter`` with a progress line, printing each failure; returns counts by status."""
+    """Run ``scenarios`` on ``adapter`` with a progress line, printing each failure; returns counts by status.
+    With a ``writer``, the statuses are those the report counts (the expectations file applied), so the console
+    and the report give the same numbers; an expected failure is one line with its reason."""
     attribution = reference_attribution(adapter)
     progress = Progress(len(scenarios))
-    counts = {PASSED: 0, FAILED: 0, ERROR: 0, NOT_CLAIMED: 0}
+    counts: dict[str, int] = {"scenarios": len(scenarios)}
     try:
         for scenario in scenarios:
             result = run_scenario(scenario, adapter, attribution)
-            counts[result.status] += 1
+            record = writer.add(result) if writer else None
+            status = record["status"] if record else result.status
+            counts[status] = counts.get(status, 0) + 1
             progress.step(scenario.id)
-            if writer:
-                writer.add(result)
-            if result.status in (FAILED, ERROR):
+            if status == EXPECTED_FAILURE:
                 progress.end()
-                print("\n".join(describe_failure(result, registry)))
+                print(f"EXPECTED FAILURE {scenario.id}: {for_terminal(record['reason'], 300)}")
+            elif result.status in (FAILED, ERROR) or status == UNEXPECTED_PASS:
+                progress.end()
+                print("\n".join(describe_failure(result, registry)) if status != UNEXPECTED_PASS else
+                      f"UNEXPECTED PASS {scenario.id}: listed in the expectations file, and it passed")
     finally:
         progress.end()
-    print(f"{len(scenarios)} scenarios: {counts[PASSED]} passed, {counts[FAILED]} failed, {counts[ERROR]} errors, "
-          f"{counts[NOT_CLAIMED]} not claimed (adapter {for_terminal(adapter.name, 200)})")
+    print(f"{len(scenarios)} scenarios: {count_parts(counts)} (adapter {for_terminal(adapter.name, 200)})")
     return counts
 
 
@@ -151,7 +156,7 @@ def run_scenarios(paths: Sequence[Path], adapter_name: str) -> int:
         counts = _run_list(scenarios, adapter, None, registry)
     finally:
         adapter.close()
-    return EXIT_FAILURES if counts[FAILED] or counts[ERROR] else EXIT_OK
+    return EXIT_FAILURES if counts.get(FAILED) or counts.get(ERROR) else EXIT_OK
 
 
 
@@ -215,9 +220,10 @@ def run_tests(adapter_name: str, folder: OutputFolder, profile: str, expectation
             continue
     tests = [r for r in records if r.get("kind") == "test"]
     failed = [r for r in tests if r["status"] in (FAILED, ERROR, UNEXPECTED_PASS)]
-    counts = {s: sum(1 for r in tests if r["status"] == s) for s in (PASSED, NOT_CLAIMED, EXPECTED_FAILURE)}
-    print(f"{len(tests)} tests: {counts[PASSED]} passed, {len(failed)} failed, {counts[NOT_CLAIMED]} not claimed, "
-          f"{counts[EXPECTED_FAILURE]} expected failures (tables and state machines; log: {output / 'pytest.log'})")
+    counts = {"total": len(tests)}
+    for record in tests:
+        counts[record["status"]] = counts.get(record["status"], 0) + 1
+    print(f"{len(tests)} tests: {count_parts(counts)} (tables and state machines; log: {output / 'pytest.log'})")
     for record in failed:
         # what differed (a machine's divergence names the call and the fields), on one line of visible text
         line = failure_line({"message": record.get("message") or ""})

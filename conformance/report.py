@@ -223,13 +223,16 @@ class RunWriter:
         self.meta["planned"]["tests"] = True
         self._write_meta()
 
-    def add(self, result: ScenarioResult) -> None:
-        """One scenario's record, appended and flushed at once (nothing of the run is held in memory)."""
+    def add(self, result: ScenarioResult) -> dict[str, Any]:
+        """One scenario's record, appended and flushed at once (nothing of the run is held in memory); returns it
+        (its status is the one the report counts: the expectations file applied)."""
+        record = scenario_record(result, self.expectations)
         try:
-            self._results.write(json.dumps(scenario_record(result, self.expectations)) + "\n")
+            self._results.write(json.dumps(record) + "\n")
             self._results.flush()
         except OSError as exc:  # a full disk: name the file (the records before this one are intact)
             raise OSError(exc.errno, exc.strerror, str(self.results_path)) from None
+        return record
 
     def finish(self, registry: Registry) -> dict[str, Path]:
         self.meta["finished"] = _now()
@@ -584,6 +587,8 @@ def _scenario_failure(record: dict) -> dict:
     failure = {"kind": "scenario", "id": record["id"], "status": record["status"], "path": record["path"],
                "title": record.get("title", ""), "sequence": failing_sequence(record), "clauses": blamed,
                "also_applied": also, "message": record.get("reason", "")}
+    if record["status"] == EXPECTED_FAILURE:
+        failure["expected_reason"] = record.get("reason") or ""
     if step is not None:
         failure["step"] = {"index": step["index"], "line": step["line"], "op": step["op"], "expected": step["expect"],
                            "actual": step["outcome"], "problems": step["problems"]}
@@ -594,6 +599,8 @@ def _test_failure(record: dict, divergences: list[dict]) -> dict:
     blamed, also = blame_of_test(record)
     failure = {"kind": "test", "id": record["id"], "status": record["status"], "clauses": blamed,
                "also_applied": also, "message": record.get("message", ""), "sequence": []}
+    if record["status"] == EXPECTED_FAILURE:
+        failure["expected_reason"] = record.get("message", "")
     for divergence in divergences:
         if divergence["file"] in failure["message"]:
             failure["divergence"] = divergence
@@ -721,7 +728,7 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
             if blamed is not None and clause_id not in blamed:
                 status = INCONCLUSIVE
             cite(clause_id, "tests", test["id"], status)
-        if test["status"] in (FAILED, ERROR, UNEXPECTED_PASS):
+        if test["status"] in (FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS):
             failures.append(_test_failure(test, divergences))
 
     def is_decision(clause_id: str) -> bool:
@@ -773,7 +780,8 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
         "finished": meta.get("finished"),
         "complete": not missing["reasons"],
         "missing": missing,
-        "verdict": verdict(failures, by_status, len(clauses), missing, strict),
+        "verdict": verdict(failures, by_status, len(clauses), missing, strict,
+                           expected=sum(1 for item in (*records, *tests) if item["status"] == EXPECTED_FAILURE)),
         "summary": {
             **_counts(records, "scenarios"),
             "tests": _counts(tests, "total"),
@@ -814,17 +822,23 @@ def campaign_failures(campaigns: list[dict], adapter: dict) -> list[dict]:
     return failures
 
 
-def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing: dict, strict: bool) -> dict:
+def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing: dict, strict: bool,
+            expected: int | None = None) -> dict:
     """The run's one verdict (passed, failed or incomplete), its headline and the reasons, from every failure
     (scenarios, tests and campaign signatures, with or without clauses), the clause statuses and what is
-    missing."""
+    missing. ``expected``: the scenarios and tests that failed as the implementation's expectations file says.
+
+    The headline's ratio is over the clauses the implementation claims (all but those *not claimed*), with a
+    percentage that never rounds up to 100% nor down to 0% (:func:`percent`); the clauses not claimed are
+    named beside it."""
     counted = [f for f in failures if f["counts"]]
     signatures = sum(1 for f in counted if f["kind"] == "campaign")
     scenarios = sum(1 for f in counted if f["kind"] == "scenario" and f["status"] in (FAILED, ERROR))
     tests = [f for f in counted if f["kind"] == "test" and f["status"] in (FAILED, ERROR)]
     unclaused = sum(1 for f in tests if not f["clauses"])
     unexpected = sum(1 for f in counted if f["status"] == UNEXPECTED_PASS)
-    known = sum(1 for f in failures if f["status"] == EXPECTED_FAILURE)  # listed by the implementation: still failed
+    # listed by the implementation: still failed. One count: the scenarios and tests that failed as listed.
+    known = expected if expected is not None else sum(1 for f in failures if f["status"] == EXPECTED_FAILURE)
     decisions = sum(1 for f in failures if f["decision_only"] and not f["counts"])
     counts = {"failed_clauses": by_status.get(FAILED, 0), "failed_scenarios": scenarios, "failed_tests": len(tests),
               "failed_tests_without_clause": unclaused, "unexpected_passes": unexpected, "expected_failures": known,
@@ -842,18 +856,55 @@ def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing
     if unexpected:
         reasons.append(f"{unexpected} expected failure{'s' * (unexpected != 1)} passed")
     if known:
-        reasons.append(f"{known} expected failure{'s' * (known != 1)} (listed by the implementation)")
+        clauses = by_status.get(EXPECTED_FAILURE, 0)
+        reasons.append(f"{known} expected failure{'s' * (known != 1)} (listed by the implementation"
+                       + (f"; {clauses} clause{'s' * (clauses != 1)}" if clauses else "") + ")")
     status = "incomplete" if missing["reasons"] else "failed" if reasons else "passed"
     if missing["reasons"]:
         reasons = missing["reasons"] + reasons
     passed = by_status.get(PASSED, 0)
-    headline = f"{status.upper()}: {passed}/{total} clauses passed"
+    unclaimed = by_status.get(NOT_CLAIMED, 0)
+    claimed = total - unclaimed
+    headline = f"{status.upper()}: {passed}/{claimed} claimed clauses passed ({percent(passed, claimed)})"
+    if unclaimed:
+        headline += f", {unclaimed} not claimed"
     if reasons:
         headline += "; " + "; ".join(reasons)
     if decisions:
         headline += (f"; {decisions} difference{'s' * (decisions != 1)} where the model decided (the documents are "
                      "silent; not failed without --strict)")
     return {"status": status, "headline": headline, "reasons": reasons, "counts": counts, "strict": strict}
+
+
+def percent(part: int, whole: int) -> str:
+    """``part`` of ``whole`` as a percentage that says no more than is true: 100% only when all, 0% only when
+    none (314 of 315 is 99.6%, never 100%; 1 of 2,000 is 0.1%, never 0%)."""
+    if not whole:
+        return "-"
+    if part == whole or part == 0:
+        return f"{100 * part // whole}%"
+    value = 100 * part / whole
+    shown = min(max(round(value, 1), 0.1), 99.9)
+    return f"{shown:.1f}%"
+
+
+_COUNT_WORDS = {PASSED: "passed", FAILED: "failed", ERROR: "errors", EXPECTED_FAILURE: "expected failures",
+                UNEXPECTED_PASS: "unexpected passes", NOT_CLAIMED: "not claimed", SKIPPED: "skipped",
+                INCONCLUSIVE: "inconclusive"}
+_COUNT_ORDER = (PASSED, FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_CLAIMED, SKIPPED, INCONCLUSIVE)
+
+
+def count_parts(counts: dict[str, int]) -> str:
+    """Scenarios or tests by status, in one order, parts that add up to their total: passed, failed, errors and
+    not claimed always, every other status that has a count (``45 passed, 0 failed, 0 errors, 19 expected
+    failures, 460 not claimed``). The console, summary.md and the page all print this."""
+    return ", ".join(f"{counts.get(status, 0)} {_COUNT_WORDS[status]}" for status in _COUNT_ORDER
+                     if counts.get(status, 0) or status in (PASSED, FAILED, ERROR, NOT_CLAIMED))
+
+
+def count_line(counts: dict[str, int], total: str, what: str) -> str:
+    """``What: N run, `` and :func:`count_parts`."""
+    return f"{what}: {counts[total]} run, " + count_parts(counts)
 
 
 def _counts(items: list[dict], total: str) -> dict[str, int]:
@@ -947,10 +998,8 @@ def render_summary(report: dict[str, Any]) -> str:
         f"Implementation: {_identity_line(report['adapter'])}.",
         "",
     ] + ([f"Command: `{for_markdown(report['command'], 1000)}`", ""] if report.get("command") else []) + [
-        f"Scenarios: {s['scenarios']} run, {s['passed']} passed, {s['failed']} failed, {s['error']} errors, "
-        f"{s['not claimed']} not claimed.",
-        f"Tests: {tests['total']} run, {tests['passed']} passed, {tests['failed'] + tests['error']} failed, "
-        f"{tests['not claimed']} not claimed.",
+        count_line(s, "scenarios", "Scenarios") + ".",
+        count_line(tests, "total", "Tests") + ".",
         f"Clauses: {s['clauses']} in all; "
         + ", ".join(f"{n} {k}" for k, n in s["clauses_by_status"].items() if n) + ".",
         "",
@@ -975,6 +1024,9 @@ def render_summary(report: dict[str, Any]) -> str:
         note = "" if failure.get("counts", True) else " (a difference where the model decided; not failed)"
         lines.append(f"### {failure['status']}: {failure['id']}" + (f" ({failure['path']})" if failure.get("path") else "")
                      + note)
+        if failure["status"] == EXPECTED_FAILURE:
+            lines.append("- listed by the implementation as expected: "
+                         + (for_markdown(failure.get("expected_reason") or "", 1000) or "(no reason given)"))
         line = failure_line(failure)
         if line:
             lines.append(f"- {for_markdown(line, 1000)}")

@@ -44,7 +44,9 @@ class TestLog:
         if status is None:
             return
         message = ""
-        if report.skipped and isinstance(report.longrepr, tuple):
+        if status == "expected failure":
+            message = str(getattr(report, "wasxfail", "")).removeprefix("expected failure: ")  # the file's reason
+        elif report.skipped and isinstance(report.longrepr, tuple):
             message = str(report.longrepr[2])
         elif report.failed:
             message = report.longreprtext[-_MAX_MESSAGE:]

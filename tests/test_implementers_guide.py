@@ -89,6 +89,29 @@ def test_the_example_server_in_javascript_runs_and_fails_exactly_what_its_expect
     tests = report["summary"]["tests"]
     assert tests["failed"] == tests["error"] == tests["unexpected pass"] == 0 and tests["passed"] > 0, out
     assert not [c for c, v in report["clauses"].items() if v["status"] in ("failed", "unexpected pass")]
+    # one set of numbers: the console, summary.md, the page, the badge and junit.xml say what conformance.json says
+    headline = report["verdict"]["headline"]
+    summary = (output / "summary.md").read_text()
+    for text in (out, summary, (output / "conformance.html").read_text()):
+        assert headline in text
+    s = report["summary"]
+    parts = (f"{s['passed']} passed, 0 failed, 0 errors, {s['expected failure']} expected failures, "
+             f"{s['not claimed']} not claimed")
+    assert f"{s['scenarios']} scenarios: {parts}" in out and f"Scenarios: {s['scenarios']} run, {parts}." in summary
+    assert s["passed"] + s["expected failure"] + s["not claimed"] == s["scenarios"]  # they add up
+    known = s["expected failure"] + tests["expected failure"]
+    assert f"; {known} expected failures (listed by the implementation;" in headline
+    assert summary.count("- listed by the implementation as expected: ") == known  # each with its reason
+    by_status = s["clauses_by_status"]
+    claimed = s["clauses"] - by_status["not claimed"]
+    assert f"FAILED {by_status['passed']}/{claimed}" in (output / "badge.svg").read_text()
+    junit = (output / "junit.xml").read_text()
+    assert f'tests="{s["scenarios"] + tests["total"]}" failures="0" errors="0"' in junit
+    # the guide quotes this run's headline; only the count of clauses not claimed may have grown since (every
+    # capability added to the suite adds clauses this example does not claim)
+    quoted = " ".join(re.search(r"it reads `(FAILED: [^`]*)`", GUIDE.read_text(encoding="utf-8")).group(1).split())
+    assert re.sub(r", \d+ not claimed;", ", N not claimed;", quoted) == \
+        re.sub(r", \d+ not claimed;", ", N not claimed;", headline), f"docs/implementers.md should quote: {headline}"
 
 
 def test_the_guides_expectations_example_is_a_valid_expectations_file(tmp_path):
