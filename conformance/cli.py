@@ -33,7 +33,8 @@ from .identity import command_line
 from .outfolder import OutputError, OutputFolder
 from .stops import Stopped, signals_stop, tolerant_output
 from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, count_parts, failure_line,
-                     latest_campaign, load_campaign, load_report, new_run_id, safe_name, write_reports)
+                     latest_campaign, load_campaign, load_report, new_run_id, safe_name, scenario_record,
+                     write_reports)
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, reference_attribution, run_scenario
 from .scenario import ScenarioErrors, collect_scenarios, load_scenarios
 from .suite import pytest_command
@@ -120,7 +121,8 @@ def _load_all(paths: Sequence[Path]):
     return load_scenarios(paths)
 
 
-def _run_list(scenarios, adapter, writer: RunWriter | None, registry: Registry) -> dict[str, int]:
+def _run_list(scenarios, adapter, writer: RunWriter | None, registry: Registry,
+              expectations: list[dict] | None = None) -> dict[str, int]:
     """Run ``scenarios`` on ``adapter`` with a progress line, printing each failure; returns counts by status.
     With a ``writer``, the statuses are those the report counts (the expectations file applied), so the console
     and the report give the same numbers; an expected failure is one line with its reason."""
@@ -130,7 +132,7 @@ def _run_list(scenarios, adapter, writer: RunWriter | None, registry: Registry) 
     try:
         for scenario in scenarios:
             result = run_scenario(scenario, adapter, attribution)
-            record = writer.add(result) if writer else None
+            record = writer.add(result) if writer else scenario_record(result, expectations) if expectations else None
             status = record["status"] if record else result.status
             counts[status] = counts.get(status, 0) + 1
             progress.step(scenario.id)
@@ -147,16 +149,24 @@ def _run_list(scenarios, adapter, writer: RunWriter | None, registry: Registry) 
     return counts
 
 
-def run_scenarios(paths: Sequence[Path], adapter_name: str) -> int:
-    """Load, check and run scenarios and print failures. Returns the exit status."""
+def run_scenarios(paths: Sequence[Path], adapter_name: str, expectations: Path | None = None) -> int:
+    """Load, check and run scenarios and print failures; ``expectations`` judges them as ``mqconf run`` does (a
+    listed failure is expected, a listed pass unexpected). Returns the exit status: 1 when any scenario failed,
+    errored or passed unexpectedly."""
+    from .pytest_plugin import load_expectations
+
     scenarios = _load_all(paths)
     registry = load_registry()
+    try:
+        expected = load_expectations(expectations) if expectations else []
+    except Exception as exc:  # pytest.UsageError: one line naming the file and line
+        raise ReportError(str(exc)) from None
     adapter = load(adapter_name)
     try:
-        counts = _run_list(scenarios, adapter, None, registry)
+        counts = _run_list(scenarios, adapter, None, registry, expected)
     finally:
         adapter.close()
-    return EXIT_FAILURES if counts.get(FAILED) or counts.get(ERROR) else EXIT_OK
+    return EXIT_FAILURES if counts.get(FAILED) or counts.get(ERROR) or counts.get(UNEXPECTED_PASS) else EXIT_OK
 
 
 
@@ -440,6 +450,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="scenario files or folders (default: the suite's own, installed with it; "
                                "mqconf scenarios --path prints where)")
     scenario.add_argument("--adapter", default="reference", help="adapter name or module:factory")
+    scenario.add_argument("--expectations", type=Path, help="YAML file of this implementation's expected failures: "
+                          "a listed failure is an expected failure, a listed pass an unexpected pass")
 
     run = commands.add_parser("run", help="a conformance run: scenarios, table tests and state machines, with "
                                           "reports under reports/<run-id>/")
@@ -582,7 +594,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     try:
         _check_outputs(args)
         if args.command == "scenario":
-            return run_scenarios(args.paths or [fixtures.SCENARIOS], args.adapter)
+            return run_scenarios(args.paths or [fixtures.SCENARIOS], args.adapter, args.expectations)
         if args.command == "scenarios":
             return list_scenarios(args.path)
         if args.command == "constants":

@@ -147,8 +147,18 @@ def signature(op: str, problems: list[str]) -> tuple[str, tuple[str, ...]]:
 
 
 def divergence_line(implementation: str, op: str, args: dict[str, Any], problems: list[str]) -> str:
-    """One line naming the call and each field that differed, model's value first."""
-    return f"{implementation} differs from the model on {op} {args}: " + "; ".join(problems)
+    """One line naming the call and each field that differed, with the side of each value: ``MD.GroupId: model
+    '414d...', implementation 'MQGI_NONE'`` (compare.py writes the model's value first, ``x vs y``)."""
+    return f"{implementation} differs from the model on {op} {args}: " + "; ".join(map(name_sides, problems))
+
+
+def name_sides(problem: str) -> str:
+    """``Field: x vs y`` (compare.py, the model's value first) as ``Field: model x, implementation y``."""
+    field, colon, values = problem.partition(": ")
+    model, vs, implementation = values.partition(" vs ")
+    if not colon or not vs:
+        return problem
+    return f"{field}: model {model}, implementation {implementation}"
 
 
 # -- shrinking a recorded trace, live --------------------------------------------------------------------------
