@@ -53,6 +53,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="Hypothesis profile for state machines and fuzzers")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+    """Install the emulated ``ibmmq`` native module before any conftest.py is imported, so that a conftest may
+    ``import ibmmq`` at its top (never for ``--adapter ibmmq``, a real queue manager)."""
+    real = any(a == "--adapter=ibmmq" or (a == "--adapter" and args[i + 1:i + 2] == ["ibmmq"])
+               for i, a in enumerate(args))
+    if not real:
+        install_unless_client()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "clause(*ids): rule ids from fixtures/clauses.yaml this test pins")
     config.addinivalue_line("markers", "capability(*names): the adapter must claim these for the test to run")
