@@ -78,3 +78,10 @@ bench: install
 	$(RUN) $(VENV_PY) benchmarks/model.py --suite --memory
 	$(RUN) $(VENV_PY) benchmarks/campaign.py
 	$(RUN) $(VENV_PY) benchmarks/out_of_process.py
+	$(RUN) $(VENV_PY) benchmarks/emulator.py
+
+# The emulator's puts and gets per second through IBM's ibmmq layer against that layer's floor over a do-nothing
+# native module, and 10,000 messages through 4 threads in 2 processes checked to arrive exactly once (issue 26).
+.PHONY: bench-emulator
+bench-emulator: install
+	$(RUN) $(VENV_PY) benchmarks/emulator.py

@@ -519,6 +519,8 @@ def build_parser() -> argparse.ArgumentParser:
     emulator.add_argument("--user", action="append", default=[], metavar="NAME:PASSWORD",
                           help="a user and password applications may connect with (repeat; wrong ones get "
                                "MQRC_NOT_AUTHORIZED); without any, credentials are not checked")
+    emulator.add_argument("--require-user", action="append", default=[], metavar="CHANNEL",
+                          help="connections over this channel (repeat; * for all) must give a user and password")
     emulator.add_argument("--virtual-clock", action="store_true",
                           help="the model's clock, moving only when told, instead of the wall clock")
     emulator.add_argument("--install-hook", action="store_true",
@@ -561,7 +563,7 @@ def run_emulator(args: argparse.Namespace) -> int:
         users[name] = password
     try:
         listener = hook.listen(args.listen, qmgr=args.qmgr, developer=args.developer, users=users,
-                               real_time=not args.virtual_clock)
+                               real_time=not args.virtual_clock, require_user=tuple(args.require_user))
     except (EmulatorUnavailable, ValueError) as exc:
         raise AdapterError(f"mqconf emulator: {exc}") from None
     print(f"mqconf emulator: queue manager {args.qmgr} listening at {listener.address}; "

@@ -139,3 +139,21 @@ def test_a_publication_reaches_a_subscriber_in_another_process(queue_manager):
     assert subscriber.stdout.readline().strip() == "subscribed"
     assert _finish(_start(queue_manager, "publisher.py", "News", "Sports/Football", "Sports/Golf")) == "published 3\n"
     assert _finish(subscriber).splitlines() == ["news of Sports/Football", "news of Sports/Golf"]
+
+
+def test_a_channel_that_requires_a_user_refuses_a_connect_without_one(tmp_path):
+    from mq_conformance.adapters.ibmmq_emulator.emulator import Emulator
+    from mq_conformance.adapters.ibmmq_emulator.server import MQRC_NOT_AUTHORIZED, Listener
+
+    listener = Listener(f"unix:{tmp_path}/qm.sock", Emulator(), {"admin": "password"}, ("DEV.ADMIN.SVRCONN",))
+    try:
+        owned: set[int] = set()
+        refused = listener.answer(["CONNECT", b"QM1", {"channel": "DEV.ADMIN.SVRCONN"}], owned)
+        assert refused == ["ok", [-1, 2, MQRC_NOT_AUTHORIZED]] and not owned
+        admitted = listener.answer(["CONNECT", b"QM1", {"channel": "DEV.ADMIN.SVRCONN", "user": "admin",
+                                                         "password": "password"}], owned)
+        assert admitted[1][1:] == [0, 0] and owned == {admitted[1][0]}
+        other = listener.answer(["CONNECT", b"QM1", {"channel": "DEV.APP.SVRCONN"}], owned)
+        assert other[1][1:] == [0, 0]
+    finally:
+        listener.close()

@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import itertools
 import logging
+import struct
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from mq_conformance.reference import constants
@@ -48,7 +50,6 @@ from mq_conformance.reference.tables import Spec
 
 from mq_conformance.reference import properties, selection
 
-from ..ibmmq import to_model  # one copy of the field conversion, shared with the ibmmq adapter
 from . import handles
 from . import standing as standing_objects
 from .pcf import COMMAND_QUEUE
@@ -171,50 +172,124 @@ def _text(raw: bytes) -> str:
     return raw.split(b"\0", 1)[0].decode("utf-8", errors="replace").rstrip(" ")
 
 
+class Record(SimpleNamespace):
+    """The fields of one of IBM's structures as the native module receives it, unpacked with the structure's
+    layout; :meth:`pack` packs them back in that layout."""
+
+    def pack(self) -> bytes:
+        return self._layout.pack(self)
+
+
+class Layout:
+    """The binary layout of one of IBM's structures (MQMD, MQGMO, MQPMO, MQOD...) at the versions the emulated
+    native module declares, read once from IBM's class (its field list and struct format): the emulator packs
+    and unpacks with it directly rather than through IBM's classes a second time."""
+
+    def __init__(self, sample: Any):
+        entries = sample._MQOpts__list  # IBM's layout list: [name, default, struct format, count]
+        self.struct = struct.Struct(sample._MQOpts__format)
+        self.size = self.struct.size
+        self.fields = tuple((e[0], e[3] if isinstance(e[1], list) else 0) for e in entries)
+        self.names = tuple(name for name, _ in self.fields)
+        self.scalar = all(count == 0 for _, count in self.fields)
+        self.lengths = {e[0]: int(e[2][:-1]) for e in entries if e[2].endswith("s") and e[2][:-1].isdigit()}
+
+    def unpack(self, raw: bytes) -> Record:
+        values = self.struct.unpack(raw)
+        if self.scalar:
+            record = Record(**dict(zip(self.names, values)))
+        else:
+            record, index = Record(), 0
+            for name, count in self.fields:
+                setattr(record, name, list(values[index:index + count]) if count else values[index])
+                index += count or 1
+        record._layout = self
+        return record
+
+    def pack(self, record: Record) -> bytes:
+        fields = record.__dict__
+        if self.scalar:
+            return self.struct.pack(*[fields[name] for name in self.names])
+        values: list[Any] = []
+        for name, count in self.fields:
+            if count:
+                values.extend(fields[name])
+            else:
+                values.append(fields[name])
+        return self.struct.pack(*values)
+
+
+_LAYOUTS: dict[str, Layout] = {}
+
+
+def layout(cls_name: str) -> Layout:
+    """The layout of IBM's structure class ``cls_name`` (read from the class once per process)."""
+    found = _LAYOUTS.get(cls_name)
+    if found is None:
+        found = _LAYOUTS[cls_name] = Layout(getattr(ibm(), cls_name)())
+    return found
+
+
 def _lengths(structure: Any) -> dict[str, int]:
-    """Field name -> length of each fixed-length character field of an ``ibmmq`` structure, from its layout."""
-    cls = type(structure)
-    cached = _LENGTHS.get(cls)
-    if cached is None:
-        cached = {}
-        for entry in structure._MQOpts__list:  # IBM's layout list: [name, default, struct format, (count)]
-            fmt = entry[2]
-            if fmt.endswith("s") and fmt[:-1].isdigit():
-                cached[entry[0]] = int(fmt[:-1])
-        _LENGTHS[cls] = cached
-    return cached
+    """Field name -> length of each fixed-length character field of a structure, from its layout."""
+    return structure._layout.lengths
 
 
-_LENGTHS: dict[type, dict[str, int]] = {}
-
-
-def unpack(cls_name: str, raw: Any, what: str) -> Any:
-    """An ``ibmmq`` structure of class ``cls_name`` from the bytes the Python layer packed; a wrong size is refused
+def unpack(cls_name: str, raw: Any, what: str) -> Record:
+    """The fields of IBM's structure ``cls_name`` from the bytes the Python layer packed; a wrong size is refused
     as IBM's native module refuses it."""
-    structure = getattr(ibm(), cls_name)()
     if not isinstance(raw, bytes | bytearray):
         raise EmulatorError(f"{what}: expected the packed structure as bytes, not {type(raw).__name__}")
-    expected = structure.get_length()
-    if len(raw) != expected:
-        raise EmulatorError(f"{what} wrong size. Given: {len(raw)}, expected {expected}")
-    return structure.unpack(bytes(raw))
+    shape = layout(cls_name)
+    if len(raw) != shape.size:
+        raise EmulatorError(f"{what} wrong size. Given: {len(raw)}, expected {shape.size}")
+    return shape.unpack(bytes(raw))
 
 
-def from_model(source: Any, kinds: dict[str, tuple], structure: Any) -> Any:
-    """Copy every field of the model's structure ``source`` into the ``ibmmq`` structure, in IBM's layout
-    (character fields blank-padded, as a queue manager returns them)."""
-    lengths = _lengths(structure)
-    for name, kind in kinds.items():
-        if not hasattr(structure, name):
-            continue
+_PLANS: dict[tuple[int, int], tuple[tuple[str, str, int], ...]] = {}
+
+
+def _plan(kinds: dict[str, tuple], shape: Layout) -> tuple[tuple[str, str, int], ...]:
+    """(field, kind, length) of every field of ``kinds`` that the layout has, worked out once per pair."""
+    key = (id(kinds), id(shape))
+    found = _PLANS.get(key)
+    if found is None:
+        found = _PLANS[key] = tuple(
+            (name, kind[0], kind[2] if kind[0] == "id" else shape.lengths.get(name, 0))
+            for name, kind in kinds.items() if name in shape.names)
+    return found
+
+
+def to_model(source: Record, kinds: dict[str, tuple], target: Any) -> Any:
+    """Copy every field the model knows (``kinds``, reference/calls.py) from a structure as IBM's layer packed it
+    into the model's structure: ids cut or padded to their length, text without its padding, formats as 8
+    characters, numbers as they are (the layout unpacked them as integers)."""
+    fields = source.__dict__
+    for name, tag, length in _plan(kinds, source._layout):
+        value = fields[name]
+        if tag == "id":
+            if len(value) != length:
+                value = value.ljust(length, b"\0")[:length]
+        elif tag == "text":
+            value = value.decode("utf-8", errors="replace").rstrip("\0 ")
+        elif tag == "format":
+            value = value.decode("ascii", errors="replace").replace("\0", " ").ljust(8)[:8]
+        setattr(target, name, value)
+    return target
+
+
+def from_model(source: Any, kinds: dict[str, tuple], structure: Record) -> Record:
+    """Copy every field of the model's structure ``source`` into IBM's layout (character fields blank-padded,
+    as a queue manager returns them)."""
+    fields = structure.__dict__
+    for name, tag, length in _plan(kinds, structure._layout):
         value = getattr(source, name)
-        tag = kind[0]
         if tag == "id":
             value = bytes(value)
         elif tag in ("text", "format"):
-            raw = str(value).encode("utf-8")
-            value = raw[: lengths[name]].ljust(lengths[name], b" ") if name in lengths else raw
-        setattr(structure, name, value)
+            raw = value.encode("utf-8")
+            value = raw[:length].ljust(length, b" ") if length else raw
+        fields[name] = value
     return structure
 
 

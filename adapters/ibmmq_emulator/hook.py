@@ -39,7 +39,7 @@ def install_pth(site_packages: Path | None = None) -> Path:
 
 
 def listen(address: str, qmgr: str = "QM1", developer: bool = False, users: Mapping[str, str] | None = None,
-           real_time: bool = True):
+           real_time: bool = True, require_user: tuple[str, ...] = ()):
     """A started :class:`~.server.Listener` for a new emulated queue manager (not yet serving)."""
     from . import load_ibmmq
     from .emulator import Emulator
@@ -49,4 +49,4 @@ def listen(address: str, qmgr: str = "QM1", developer: bool = False, users: Mapp
     emulator = Emulator(qmgr=qmgr, real_time=real_time)
     if developer:
         emulator.developer()
-    return Listener(address, emulator, users)
+    return Listener(address, emulator, users, require_user)

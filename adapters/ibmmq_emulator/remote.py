@@ -77,7 +77,10 @@ def address_for(cd: bytes | None) -> str:
     return DEFAULT_ADDRESS
 
 
-def _connection_name(cd: bytes) -> str:
+def _cd_field(cd: bytes | None, name: str) -> str:
+    """A character field of the application's MQCD ("" when there is none or it cannot be read)."""
+    if not cd:
+        return ""
     from .emulator import ibm
 
     try:
@@ -85,10 +88,14 @@ def _connection_name(cd: bytes) -> str:
         if len(cd) != structure.get_length():
             return ""
         structure.unpack(cd)
-    except Exception:  # noqa: BLE001 - an MQCD we cannot read names no address: the default is used
+    except Exception:  # noqa: BLE001 - an MQCD we cannot read names nothing: the defaults are used
         return ""
-    raw = structure.ConnectionName
+    raw = getattr(structure, name, b"")
     return (raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)).rstrip("\0 ")
+
+
+def _connection_name(cd: bytes) -> str:
+    return _cd_field(cd, "ConnectionName")
 
 
 def _credentials(csp: bytes | None) -> tuple[str | None, str | None]:
@@ -123,7 +130,8 @@ def _open(name: Any, cd: bytes | None, csp: bytes | None) -> tuple[int, int, int
     channel = _Channel(sock)
     user, password = _credentials(csp)
     os_user, appl = native._this_process()  # noqa: SLF001 - one definition of this process's identity
-    identity = {"user": user, "password": password, "os_user": os_user, "appl": appl}
+    channel_name = _cd_field(cd, "ChannelName") or (os.environ.get("MQSERVER", "").split("/")[0] if cd is None else "")
+    identity = {"user": user, "password": password, "os_user": os_user, "appl": appl, "channel": channel_name}
     try:
         hconn, comp, reason = channel.call("CONNECT", name, identity)
     except (wire.WireError, OSError):

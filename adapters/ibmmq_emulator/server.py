@@ -11,7 +11,8 @@ In this mode the queue manager runs in real time (PutDate/PutTime from the wall 
 intervals in real milliseconds) and a put with default context carries the identity of the connecting user:
 the user of the MQCSP when one is given (as a developer queue manager adopts it), otherwise the user the
 application's process runs as. With ``users``, a user and password given at connect must be one of them, or the
-connect fails with MQRC_NOT_AUTHORIZED (2035).
+connect fails with MQRC_NOT_AUTHORIZED (2035); on the channels of ``require_user`` ("*": all) a connect without a
+user fails the same way.
 """
 
 from __future__ import annotations
@@ -68,9 +69,11 @@ class _UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
 class Listener:
     """An emulated queue manager listening at ``address`` (``host:port``, ``host(port)`` or ``unix:/path``)."""
 
-    def __init__(self, address: str, emulator: Emulator, users: Mapping[str, str] | None = None):
+    def __init__(self, address: str, emulator: Emulator, users: Mapping[str, str] | None = None,
+                 require_user: tuple[str, ...] = ()):
         self.emulator = emulator
         self.users = dict(users or {})
+        self.require_user = {name.upper() for name in require_user}  # channels where a user and password must be given
         kind, where = wire.parse_address(address)
         if kind == "unix":
             if os.path.exists(where):
@@ -82,6 +85,7 @@ class Listener:
         self.address = address if kind == "unix" else f"{where[0]}({self._server.server_address[1]})"
         native.activate(emulator)
         self._thread: threading.Thread | None = None
+        self._serving = False
 
     def answer(self, request: Any, owned: set[int]) -> Any:
         """The reply frame for one request frame."""
@@ -108,6 +112,10 @@ class Listener:
         if self.users and user is not None and self.users.get(user) != password:
             LOG.warning("MQRC_NOT_AUTHORIZED (2035): user %r gave a wrong password or is not known", user)
             return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_NOT_AUTHORIZED
+        channel = str(identity.get("channel") or "").upper()
+        if user is None and ("*" in self.require_user or channel in self.require_user):
+            LOG.warning("MQRC_NOT_AUTHORIZED (2035): channel %r needs a user and password", channel)
+            return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_NOT_AUTHORIZED
         hconn, comp, reason = native.connect_as(name if isinstance(name, bytes | str) else b"",
                                                 user=user or identity.get("os_user") or "",
                                                 appl=identity.get("appl") or "")
@@ -117,14 +125,17 @@ class Listener:
 
     def start(self) -> Listener:
         """Serve in a background thread (tests); :meth:`serve_forever` serves in this one."""
+        self._serving = True
         self._thread = threading.Thread(target=self._server.serve_forever, name="mq-emulator", daemon=True)
         self._thread.start()
         return self
 
     def serve_forever(self) -> None:
+        self._serving = True
         self._server.serve_forever()
 
     def close(self) -> None:
-        self._server.shutdown()
+        if self._serving and self._thread is not None:  # serve_forever in another thread: stop it first
+            self._server.shutdown()
         self._server.server_close()
         native.deactivate(self.emulator)

@@ -1,0 +1,141 @@
+"""The emulator's speed through IBM's ibmmq layer (issue 26), printed, never asserted.
+
+1. In one process: puts and gets per second of 1 KB non-persistent messages through IBM's Python layer over the
+   emulated native module, against the floor of the same layer over a native module that does nothing (returns
+   its structures unchanged with MQCC_OK): the ratio is the emulator's and the model's cost over IBM's own.
+2. Across processes: MESSAGES messages from 2 threads of one process to 2 threads of another through
+   `mqconf emulator --listen`, checked to arrive exactly once, with the time it took.
+
+Run: make bench-emulator (or .venv/bin/python benchmarks/emulator.py [--messages N]).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import types
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COUNT = 20_000
+
+
+def _do_nothing_native() -> types.ModuleType:
+    """A native module that answers every call at once: the floor of IBM's layer."""
+    from mq_conformance.adapters.ibmmq_emulator import native
+
+    module = types.ModuleType("ibmmq.ibmmqc")
+    for name in ("__version__", "__cmdlevel__", "__mqbuild__", "__strucversions__", "error"):
+        setattr(module, name, getattr(native, name))
+    setattr(module, "ibmmqc.error", native.error)
+    module.MQCONNX = lambda name, *rest: (1, 0, 0)
+    module.MQCONN = lambda name: (1, 0, 0)
+    module.MQOPEN = lambda hconn, od, options: (1, od, 0, 0)
+    module.MQCLOSE = lambda hconn, hobj, options: (0, 0)
+    module.MQDISC = lambda hconn: (0, 0)
+    module.MQPUT = lambda hconn, hobj, md, pmo, data: (md, pmo, 0, 0)
+    payload = b"x" * 1024
+    module.MQGET = lambda hconn, hobj, md, gmo, length: (payload[:length], md, gmo, len(payload), 0, 0)
+    for name in dir(native):
+        if name.startswith("MQ") and not hasattr(module, name):
+            setattr(module, name, getattr(native, name))
+    return module
+
+
+def _rates(label: str) -> tuple[float, float]:
+    import ibmmq
+    from ibmmq import CMQC
+
+    qmgr = ibmmq.connect("QM1")
+    queue = ibmmq.Queue(qmgr, "BENCH.Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+    data = b"x" * 1024
+    md, pmo = ibmmq.MD(), ibmmq.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    started = time.perf_counter()
+    for _ in range(COUNT):
+        md.MsgId = CMQC.MQMI_NONE
+        queue.put(data, md, pmo)
+    puts = COUNT / (time.perf_counter() - started)
+    gmo = ibmmq.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_NO_WAIT)
+    started = time.perf_counter()
+    for _ in range(COUNT):
+        queue.get(2048, ibmmq.MD(), gmo)
+    gets = COUNT / (time.perf_counter() - started)
+    queue.close()
+    qmgr.disconnect()
+    print(f"{label:<48} {puts:>10,.0f} puts/s {gets:>10,.0f} gets/s", flush=True)
+    return puts, gets
+
+
+def in_process(which: str) -> None:
+    """One measurement in this (fresh) process: ``floor`` or ``emulator``."""
+    from mq_conformance.adapters import ibmmq_emulator
+
+    if which == "floor":
+        ibmmq_emulator.install(_do_nothing_native())
+        _rates("IBM's layer over a do-nothing native module")
+        return
+    with ibmmq_emulator.emulated_mq(queues=("BENCH.Q",)) as emulator:
+        emulator.define_queue("BENCH.Q", MaxQDepth=COUNT + 1)
+        _rates("IBM's layer over the emulator (the model)")
+
+
+def across_processes(messages: int) -> None:
+    """MESSAGES messages through 2 threads of a producer process and 2 of a consumer, exactly once."""
+    apps = ROOT / "tests" / "emulator_apps"
+    mqconf = Path(sys.executable).parent / "mqconf"
+    with tempfile.TemporaryDirectory() as folder:
+        address = f"unix:{folder}/qm.sock"
+        server = subprocess.Popen([str(mqconf), "emulator", "--listen", address, "--developer"],
+                                  stdout=subprocess.PIPE, text=True)
+        try:
+            server.stdout.readline()
+            env = {**os.environ, "MQCONF_EMULATOR": address}
+            env.pop("MQCONF_IBMMQ_EMULATOR", None)
+            boot = ("import sys, runpy; from mq_conformance.adapters.ibmmq_emulator import install_unless_client; "
+                    "install_unless_client(); sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], "
+                    "run_name='__main__')")
+            started = time.perf_counter()
+            consumer = subprocess.Popen([sys.executable, "-c", boot, str(apps / "consumer.py"), "2", str(messages)],
+                                        env=env, stdout=subprocess.PIPE, text=True)
+            producer = subprocess.Popen([sys.executable, "-c", boot, str(apps / "producer.py"), "2",
+                                         str(messages // 2)], env=env, stdout=subprocess.PIPE, text=True)
+            producer.communicate()
+            received = consumer.communicate()[0].splitlines()
+            elapsed = time.perf_counter() - started
+        finally:
+            server.terminate()
+            server.wait()
+    expected = {f"{producer.pid}-{t}-{i}" for t in range(2) for i in range(messages // 2)}
+    verdict = "each exactly once" if len(received) == messages and set(received) == expected else \
+        f"NOT exactly once: {len(received)} received, {len(set(received))} distinct"
+    print(f"{messages:,} messages, 2 producer threads -> 2 consumer threads in 2 processes: {elapsed:.1f} s "
+          f"({messages / elapsed:,.0f} messages/s put and got), {verdict}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=10_000)
+    parser.add_argument("--only", choices=("floor", "emulator"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.only:
+        in_process(args.only)
+        return
+    rates = {}
+    for which in ("floor", "emulator"):
+        out = subprocess.run([sys.executable, __file__, "--only", which], capture_output=True, text=True, check=True)
+        sys.stdout.write(out.stdout)
+        words = out.stdout.split()
+        rates[which] = (float(words[-4].replace(",", "")), float(words[-2].replace(",", "")))
+    put_ratio = rates["floor"][0] / rates["emulator"][0]
+    get_ratio = rates["floor"][1] / rates["emulator"][1]
+    print(f"the emulator takes {put_ratio:.1f}x the floor's time per put and {get_ratio:.1f}x per get "
+          f"(target: at most 1.5x)", flush=True)
+    across_processes(args.messages)
+
+
+if __name__ == "__main__":
+    main()
