@@ -157,3 +157,23 @@ def test_a_channel_that_requires_a_user_refuses_a_connect_without_one(tmp_path):
         assert other[1][1:] == [0, 0]
     finally:
         listener.close()
+
+
+def test_a_tcp_address_with_no_listener_is_host_not_available(tmp_path):
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    site = tmp_path / "site"
+    site.mkdir()
+    hook.install_pth(site)
+    script = tmp_path / "closed.py"
+    script.write_text(
+        "import ibmmq\n"
+        "try:\n"
+        f"    ibmmq.connect('QM1', 'DEV.APP.SVRCONN', '127.0.0.1({port})')\n"
+        "except ibmmq.MQMIError as exc:\n"
+        "    print(exc.reason)\n")
+    env = {"MQCONF_EMULATOR": "1", "SITE": str(site)}
+    assert _finish(_start(env, str(script))).split() == ["2538"]

@@ -2,8 +2,9 @@
 ``import ibmmq`` in every other process.
 
 ``mqconf emulator --install-hook`` writes ``mq_conformance_emulator.pth`` into this environment's site-packages: a
-one-line hook Python runs at start-up, which does nothing unless ``MQCONF_EMULATOR`` is set, and then installs
-:mod:`.remote` as ``ibmmq.ibmmqc`` before the application imports ``ibmmq``. (In pytest the suite's plugin does
+one-line hook Python runs at start-up, which does nothing unless ``MQCONF_EMULATOR`` is set (then it installs
+:mod:`.remote` as ``ibmmq.ibmmqc`` before the application imports ``ibmmq``) or ``MQCONF_IBMMQ_EMULATOR=1`` (then
+the in-process module, for ``python -m unittest`` of classes decorated with ``testing.emulated``). (In pytest the suite's plugin does
 the same without the hook.)
 """
 
@@ -15,7 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 PTH_NAME = "mq_conformance_emulator.pth"
-PTH_LINE = ("import os; os.environ.get('MQCONF_EMULATOR', '').strip() and "
+PTH_LINE = ("import os; (os.environ.get('MQCONF_EMULATOR', '').strip() or "
+            "os.environ.get('MQCONF_IBMMQ_EMULATOR', '').strip() == '1') and "
             "__import__('mq_conformance.adapters.ibmmq_emulator.hook', fromlist=['boot']).boot()\n")
 
 

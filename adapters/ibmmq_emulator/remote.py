@@ -33,6 +33,7 @@ error = EmulatorError
 globals()["ibmmqc.error"] = EmulatorError
 
 DEFAULT_ADDRESS = "localhost(1414)"
+MQRC_HOST_NOT_AVAILABLE = 2538
 ENVIRONMENT = "MQCONF_EMULATOR"
 
 
@@ -126,7 +127,10 @@ def _open(name: Any, cd: bytes | None, csp: bytes | None) -> tuple[int, int, int
     try:
         sock = wire.connect(address)
     except (OSError, ValueError):
-        return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NOT_AVAILABLE
+        # as a client: a host that cannot be reached over TCP is MQRC_HOST_NOT_AVAILABLE; a local socket with no
+        # listener is a queue manager that is not running
+        local = address.startswith(("unix:", "/"))
+        return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NOT_AVAILABLE if local else MQRC_HOST_NOT_AVAILABLE
     channel = _Channel(sock)
     user, password = _credentials(csp)
     os_user, appl = native._this_process()  # noqa: SLF001 - one definition of this process's identity
