@@ -902,3 +902,17 @@ def test_a_java_that_cannot_start_under_a_memory_limit_says_so_not_install_java(
                        str(tmp_path / "campaigns")], seconds=60, memory=MEMORY)
     line = one_line_error(result)
     assert line.startswith("mqconf: Java did not start (") and "Install a JDK" not in line, line
+
+
+def test_a_campaign_signature_never_holds_an_implementations_free_text(tmp_path):
+    output = tmp_path / "campaigns"
+    result = budgeted([*MQCONF, "campaign", "--adapter", server("varying_error"), "--master", "inprocess",
+                       "--sequences", "40", "--length", "8", "--areas", "queues", "--output", str(output)], seconds=120)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stdout[-2000:] + result.stderr[-2000:]
+    [summary_path] = output.glob("*/summary.json")
+    summary = json.loads(summary_path.read_text())
+    signatures = summary["aggregates"]["signatures"]
+    errors = [s for s in signatures if s["impl_reason"] == "error"]
+    assert errors and not [s for s in signatures if "failure number" in s["impl_reason"]], signatures
+    divergent = summary["aggregates"]["divergent_sequences"]
+    assert divergent > len(signatures), (divergent, len(signatures))  # many sequences share a signature
