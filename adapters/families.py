@@ -41,8 +41,14 @@ OPTION_CALLS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "MQOO": (("open",), None),
     "MQCO": (("close",), None),
     "MQSO": (("sub",), "SD"),
+    # message properties (reference/properties.py): the options of MQCRTMH, MQINQMP, MQSETMP and MQDLTMP
+    "MQCMHO": (("crtmh",), None),
+    "MQIMPO": (("inqmp",), None),
+    "MQSMPO": (("setmp",), None),
+    "MQDMPO": (("dltmp",), None),
 }
-OPTION_AREAS = {"MQPMO": "put", "MQGMO": "get", "MQOO": "open", "MQCO": "close", "MQSO": "sub"}
+OPTION_AREAS = {"MQPMO": "put", "MQGMO": "get", "MQOO": "open", "MQCO": "close", "MQSO": "sub", "MQCMHO": "properties",
+                "MQIMPO": "properties", "MQSMPO": "properties", "MQDMPO": "properties"}
 
 # The fields of each structure that only the caller sets; every other field is an output of some call.
 INPUT_ONLY: dict[str, frozenset[str]] = {
@@ -99,6 +105,9 @@ UNREAD_OPTIONS: dict[str, str] = {
 REFUSED_OPTIONS: dict[str, str] = {
     "MQGMO_LOCK": "locking a browsed message (MQRC_NO_MSG_LOCKED is not-modelled in the ledger)",
     "MQGMO_UNLOCK": "locking a browsed message (MQRC_NO_MSG_LOCKED is not-modelled in the ledger)",
+    **{name: "the property cursor of MQSETMP, MQINQMP and MQDLTMP (reference/properties.py raises NotModelled)"
+       for name in ("MQIMPO_INQ_PROP_UNDER_CURSOR", "MQSMPO_SET_PROP_UNDER_CURSOR", "MQSMPO_SET_PROP_AFTER_CURSOR",
+                    "MQSMPO_APPEND_PROPERTY", "MQSMPO_SET_PROP_BEFORE_CURSOR", "MQDMPO_DEL_PROP_UNDER_CURSOR")},
 }
 # Output fields the model never sets (it returns what was put), by the feature that would set them.
 UNSET_OUTPUTS: dict[str, str] = {
@@ -130,6 +139,11 @@ def equivalent_notes() -> dict[str, str]:
         "the model names MQOO_FAIL_IF_QUIESCING only among the options an open of a cluster queue with no local "
         "instance accepts (reference/cluster/binding.py OO_OUTPUT_ONLY), where leaving it out is accepted alike; "
         "the queue manager never quiesces, so ignoring it changes no outcome of the model")
+    for name in ("MQIMPO_QUERY_LENGTH", "MQIMPO_CONVERT_VALUE"):
+        notes[f"{OPTION_IGNORED}:{name}"] = (
+            f"reference/properties.py names {name} only among the MQIMPO options it accepts: the call language "
+            "passes a property's whole value in the application's own character set and encoding, so there is no "
+            "length to report alone and no value to convert, and ignoring the option changes no outcome")
     notes[f"{OUTPUT_UNSET}:MD.AccountingToken"] = (
         "the model sets AccountingToken only on cluster messages: all zeros for a message that may not be "
         "reallocated (which is what the caller's MQACT_NONE already is) and a token of its own choosing for one "

@@ -571,7 +571,8 @@ BYTES: dict[str, bytes] = {
 FORMATS: dict[str, str] = {"MQFMT_NONE": "        ", "MQFMT_STRING": "MQSTR   ", "MQFMT_RF_HEADER_2": "MQHRF2  "}
 
 # Option fields whose value is a sum of independent bit flags, by the prefix of their constants.
-OPTION_FAMILIES = ("MQGMO", "MQPMO", "MQOO", "MQMF", "MQMO", "MQCO", "MQRO", "MQSO")
+OPTION_FAMILIES = ("MQGMO", "MQPMO", "MQOO", "MQMF", "MQMO", "MQCO", "MQRO", "MQSO",
+                   "MQCMHO", "MQIMPO", "MQSMPO", "MQDMPO")  # the last four: message properties (properties.py)
 
 # Report options are partly sub-fields: each report type is requested plain, with data or with full data, and the
 # wider values include the narrower one's bits. Shown by name, a sub-field takes its widest name that fits.
