@@ -70,6 +70,7 @@ class Subscription:
     user_data: str = ""
     hconn: int | None = None  # the connection whose handle has it open
     hsub: int | None = None
+    sub_id: bytes = NONE_ID  # SUBID: the identifier the queue manager gives it (administration names it so)
 
 
 def sub(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None) -> Result:
@@ -128,7 +129,8 @@ def _create(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None, name
         queue = make_managed_queue(qm, durable)
         clauses.append("sub.destination.managed")
     subscription = Subscription(key, name, ordinal, topic, character_scheme, durable, managed, queue, correl_id,
-                                bool(options & SO["PUBLICATIONS_ON_REQUEST"]), sd.SubUserData)
+                                bool(options & SO["PUBLICATIONS_ON_REQUEST"]), sd.SubUserData,
+                                sub_id=qm.ids.new_id())
     qm.pubsub.subscriptions[key] = subscription
     result = _bind(qm, conn, subscription, clauses + ["sub.create.new"])
     if options & (SO["NEW_PUBLICATIONS_ONLY"] | SO["PUBLICATIONS_ON_REQUEST"]):
@@ -189,6 +191,20 @@ def _correl_id(qm: QueueManager, sd: MQSD) -> bytes:
     """The SubCorrelId: the caller's with MQSO_SET_CORREL_ID, else one the queue manager makes.
     Clause: sub.correl-id."""
     return sd.SubCorrelId if sd.Options & SO["SET_CORREL_ID"] else qm.ids.new_id()
+
+
+def define(qm: QueueManager, name: str, topic: str, destination: str | None, user_data: str = "") -> Result:
+    """DEFINE SUB (administration): a durable subscription named ``name`` that no handle has open, its publications
+    going to the queue ``destination`` or, for None, to a managed queue; MQSUB resumes it by its name. Nothing is
+    checked here: the command server decides what the command may do. Clauses: admin.define-sub,
+    sub.destination.managed."""
+    qm.pubsub.last_subscription += 1
+    managed = destination is None
+    queue = make_managed_queue(qm, durable=True) if managed else destination
+    qm.pubsub.subscriptions[name] = Subscription(
+        name, name, qm.pubsub.last_subscription, topic, False, True, managed, queue, qm.ids.new_id(), False,
+        user_data, sub_id=qm.ids.new_id())
+    return Result(clauses=["admin.define-sub"] + (["sub.destination.managed"] if managed else []))
 
 
 def wildcard_free_prefix(topic: str, character_scheme: bool) -> str:

@@ -107,3 +107,31 @@ def test_no_subscriber_warns_only_when_asked(ibmmq_emulator):
     assert (warned.value.comp, warned.value.reason) == (CMQC.MQCC_WARNING, CMQC.MQRC_NO_SUBS_MATCHED)
     topic.close()
     qmgr.disconnect()
+
+
+def test_pcf_defines_a_subscription_that_mqsub_resumes_and_pcf_inquires_and_deletes(ibmmq_emulator):
+    qmgr = ibmmq.connect("QM1")
+    pcf = ibmmq.PCFExecute(qmgr)
+    CMQCFC = ibmmq.CMQCFC
+    pcf.MQCMD_CREATE_SUBSCRIPTION({CMQCFC.MQCACF_SUB_NAME: b"ADMIN.SUB", CMQC.MQCA_TOPIC_STRING: b"admin/news",
+                                   CMQCFC.MQIACF_DESTINATION_CLASS: CMQC.MQDC_MANAGED})
+    with pytest.raises(ibmmq.MQMIError) as exists:
+        pcf.MQCMD_CREATE_SUBSCRIPTION({CMQCFC.MQCACF_SUB_NAME: b"ADMIN.SUB", CMQC.MQCA_TOPIC_STRING: b"x",
+                                       CMQCFC.MQIACF_DESTINATION_CLASS: CMQC.MQDC_MANAGED})
+    assert exists.value.reason == CMQCFC.MQRCCF_SUB_ALREADY_EXISTS
+    sub, sd = _subscribe(qmgr, "admin/news", CMQC.MQSO_RESUME, name="ADMIN.SUB")
+    assert sd.Options & CMQC.MQSO_MANAGED and sd.Options & CMQC.MQSO_DURABLE  # what the resumed one is
+    ibmmq.Topic(qmgr, topic_string="admin/news").pub("administered")
+    assert sub.get(None, ibmmq.MD(), _no_wait()) == b"administered"
+    (found,) = pcf.MQCMD_INQUIRE_SUBSCRIPTION({CMQCFC.MQCACF_SUB_NAME: b"ADMIN.*"})
+    assert found[CMQC.MQCA_TOPIC_STRING].strip() == b"admin/news"
+    sub_id = ibmmq.ByteString(found[CMQCFC.MQBACF_SUB_ID])
+    with pytest.raises(ibmmq.MQMIError) as in_use:
+        pcf.MQCMD_DELETE_SUBSCRIPTION({CMQCFC.MQBACF_SUB_ID: sub_id})
+    assert in_use.value.reason == CMQCFC.MQRCCF_SUBSCRIPTION_IN_USE
+    sub.close(close_sub_queue=True)
+    pcf.MQCMD_DELETE_SUBSCRIPTION({CMQCFC.MQBACF_SUB_ID: sub_id})
+    with pytest.raises(ibmmq.MQMIError) as gone:
+        pcf.MQCMD_INQUIRE_SUBSCRIPTION({CMQCFC.MQCACF_SUB_NAME: b"ADMIN.*"})
+    assert gone.value.reason == CMQC.MQRC_NO_SUBSCRIPTION
+    qmgr.disconnect()

@@ -202,6 +202,8 @@ class CommandServer:
         if isinstance(value, list):
             width = max([len(_bytes(v)) for v in value] + [1])
             return ibmmq.CFSL(Parameter=parameter, Strings=[_bytes(v).ljust(width) for v in value]).pack()
+        if 7000 <= parameter < 8000:  # an MQBACF_* byte string (a subscription's SUBID): MQCFBS
+            return ibmmq.CFBS(Parameter=parameter, String=bytes(value)).pack()
         raw = _bytes(value)
         length = char_length_of(parameter) if 2000 <= parameter < 3000 else 0
         return ibmmq.CFST(Parameter=parameter, String=raw.ljust(length) if length else raw or b" ").pack()
@@ -212,13 +214,17 @@ class CommandServer:
         known = {self._value(name): name for name in (
             "MQCMD_CREATE_Q", "MQCMD_CHANGE_Q", "MQCMD_DELETE_Q", "MQCMD_CHANGE_Q_MGR", "MQCMD_PING_Q_MGR",
             "MQCMD_INQUIRE_Q", "MQCMD_INQUIRE_Q_NAMES", "MQCMD_INQUIRE_Q_STATUS", "MQCMD_INQUIRE_Q_MGR",
-            "MQCMD_ESCAPE")}
+            "MQCMD_ESCAPE", "MQCMD_CREATE_SUBSCRIPTION", "MQCMD_DELETE_SUBSCRIPTION", "MQCMD_INQUIRE_SUBSCRIPTION")}
         name = known.get(command)
         if name is None:
             refuse(f"the PCF command {command_name(self.cmqcfc, command)}")
             raise PcfFailure("MQRC_FUNCTION_NOT_SUPPORTED")
         if name == "MQCMD_PING_Q_MGR":
             return None
+        if name.endswith("_SUBSCRIPTION"):  # adapters/ibmmq_emulator/pcf_subscriptions.py
+            from .pcf_subscriptions import run
+
+            return run(self, name, parameters)
         if name.startswith("MQCMD_INQUIRE") or name == "MQCMD_ESCAPE":
             from .inquiries import Inquiries
 

@@ -69,7 +69,22 @@ def sub(emulator: Any, hconn: int, sd_raw: bytes, hobj: int,
             return sd.pack(), hobj, MQHO_UNUSABLE_HOBJ, result.comp_code, result.reason
         if result.sub_correl_id is not None:
             sd.SubCorrelId = result.sub_correl_id
+        sd.Options |= _kind_options(emulator, conn.qmgr, result.hsub)
         return sd.pack(), hobj if result.hobj is None else result.hobj, result.hsub, result.comp_code, result.reason
+
+
+def _kind_options(emulator: Any, qmgr: str, hsub: int) -> int:
+    """The MQSO options saying what kind of subscription an MQSUB returned a handle to (durable, managed,
+    character wildcards, publications on request), which a resumed subscription's MQSD carries back to the
+    application (IBM's own ibmmq tests read MQSO_MANAGED there after resuming an administered subscription)."""
+    pubsub = emulator.world.qmgr(qmgr).pubsub
+    subscription = pubsub.subscriptions.get(pubsub.sub_handles.get(hsub, ""))
+    if subscription is None:
+        return 0
+    kinds = (("MQSO_DURABLE", subscription.durable), ("MQSO_MANAGED", subscription.managed),
+             ("MQSO_WILDCARD_CHAR", subscription.character_scheme),
+             ("MQSO_PUBLICATIONS_ON_REQUEST", subscription.on_request))
+    return sum(V[name] for name, kind in kinds if kind)
 
 
 def subrq(emulator: Any, hconn: int, hsub: int, action: int, sro_raw: bytes) -> tuple[bytes, int, int]:
