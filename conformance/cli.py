@@ -109,7 +109,8 @@ def describe_failure(result: ScenarioResult, registry: Registry | None) -> list[
         # What the implementation said is shown escaped: escape codes, CR and LF cannot act on the terminal.
         lines.append(f"    actual:   {', '.join(f'{k} {for_terminal(v, 1000)}' for k, v in shown.items())}")
         for problem in step.problems:
-            lines.append(f"    - {for_terminal(problem, 1000)}")
+            if problem != actual.get("error"):  # an error is shown once, as the actual outcome
+                lines.append(f"    - {for_terminal(problem, 1000)}")
         for clause_id in step.clauses:
             clause = registry.get(clause_id) if registry else None
             lines.append(f"    clause {clause_id}" + (f": {clause.rule}" if clause else ""))

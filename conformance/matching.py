@@ -102,7 +102,17 @@ def actual_field(kind: tuple, value: Any) -> Any:
     return decode_field(kind, value, "") if tag == "format" else value
 
 
+MISSING = "nothing (the field is missing)"
+
+
+def shown(value: Any) -> str:
+    """A value as a problem line shows it; a field the outcome does not have is said to be missing, never None."""
+    return MISSING if value is None else repr(value)
+
+
 def _describe(kind: tuple, value: Any) -> str:
+    if value is None:
+        return MISSING
     tag = kind[0]
     if tag == "id":
         return value.hex() if isinstance(value, bytes) else repr(value)
@@ -155,12 +165,12 @@ def _match_value(kind: tuple, expected: Any, actual: Any, bindings: Bindings, wh
 def _match_plain(kind: tuple, expected: Any, actual: Any, bindings: Bindings, where: str) -> str | None:
     if kind[0] == "id" and is_variable(expected):
         if not isinstance(actual, bytes):
-            return f"{where}: expected an identifier for {expected}, got {actual!r}"
+            return f"{where}: expected an identifier for {expected}, got {shown(actual)}"
         problem = bindings.check(expected, actual)
         return f"{where}: {problem}" if problem else None
     if kind[0] == "text" and is_variable(expected):
         if not isinstance(actual, str):
-            return f"{where}: expected a name for {expected}, got {actual!r}"
+            return f"{where}: expected a name for {expected}, got {shown(actual)}"
         problem = bindings.check_text(expected, actual.rstrip())
         return f"{where}: {problem}" if problem else None
     try:
@@ -214,7 +224,7 @@ def match_property(want: Any, have: Any) -> str | None:
                 isinstance(actual, float) and isinstance(expected, int) and not isinstance(expected, bool)
                 and actual == expected)
         if not same:
-            problems.append(f"property.{name}: expected {expected!r}, got {actual!r}")
+            problems.append(f"property.{name}: expected {expected!r}, got {shown(actual)}")
     return "; ".join(problems) or None
 
 
@@ -228,7 +238,7 @@ def match_object_name(want: Any, have: Any) -> str | None:
         if have.startswith(prefix) and len(have) > len(prefix):
             return None
         return f"ObjectName: expected a name that {prefix!r} begins, with generated characters after, got {have!r}"
-    return None if have == want else f"ObjectName: expected {want!r}, got {have!r}"
+    return None if have == want else f"ObjectName: expected {want!r}, got {shown(have)}"
 
 
 def _match_structure(key: str, want: Mapping[str, Any], have: Mapping[str, Any] | None, bindings: Bindings) -> str | None:
