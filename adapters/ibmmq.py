@@ -182,6 +182,8 @@ PCF_ATTRIBUTES: dict[str, tuple[str, str]] = {
 }
 PCF_TEXT = frozenset({"BaseQName", "BackoutRequeueQName"})
 QUEUE_NAME_SELECTORS = frozenset({"MQCA_Q_NAME", "MQCA_BASE_Q_NAME", "MQCA_BACKOUT_REQ_Q_NAME"})
+SELECTOR_NOT_FOR_TYPE = constants.VALUES["MQRC_SELECTOR_NOT_FOR_TYPE"]
+NOT_APPLICABLE = constants.VALUES["MQIAV_NOT_APPLICABLE"]
 # The attributes an alias queue has (DEFINE QALIAS): its own inhibitions and defaults, and its target.
 ALIAS_ATTRIBUTES = ("InhibitPut", "InhibitGet", "DefPriority", "DefPersistence")
 
@@ -1213,15 +1215,28 @@ class IbmMqAdapter:
             except CallError as exc:
                 raise CallError(exc.detail, f"Selectors[{index}]") from None
         attributes: dict[str, Any] = {}
+        warning = None
         for selector, number in zip(selectors, numbers):
             # One MQINQ per selector: pymqi 1.12's inquire takes a single selector (pymqe.c MQINQ).
-            value = handle.queue.inquire(number)
+            try:
+                value = handle.queue.inquire(number)
+            except self.mq.MQMIError as exc:
+                if exc.reason != SELECTOR_NOT_FOR_TYPE or not selector.startswith("MQIA_"):
+                    raise
+                # The library raises on the warning without the value; for the one selector asked, IBM's
+                # "2068 MQRC_SELECTOR_NOT_FOR_TYPE" page defines it: MQIAV_NOT_APPLICABLE.
+                warning, attributes[selector] = exc, NOT_APPLICABLE
+                continue
             if selector.startswith("MQIA_"):
                 attributes[selector] = int(value)
             elif selector in QUEUE_NAME_SELECTORS:
                 attributes[selector] = self._suite_name(_text(value))
             else:
                 attributes[selector] = _text(value)
+        if warning is not None:
+            outcome = self._mq_outcome(warning)
+            outcome.attributes = attributes
+            return outcome
         return self._ok(attributes=attributes)
 
     def _set(self, args: dict) -> Outcome:

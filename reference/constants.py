@@ -348,7 +348,8 @@ _FROM_HEADER: dict[str, int] = {
     # MQINQ of a cluster queue that resolved to an instance on another queue manager (cluster.inquire.remote-instance)
     "MQRC_SELECTOR_NOT_FOR_TYPE": 2068,
     "MQQT_CLUSTER": 7,
-    "MQIAV_NOT_APPLICABLE": -2,
+    "MQIAV_NOT_APPLICABLE": -1,  # IBM's header; -2 is MQIAV_UNDEFINED
+    "MQRC_SELECTOR_LIMIT_EXCEEDED": 2066,
     "MQCA_Q_DESC": 2013,
     # Queue types, definition types, trigger values (read from cmqc.h; issue 19)
     "MQQT_LOCAL": 1,

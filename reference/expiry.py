@@ -3,19 +3,23 @@
 Sources: "Expiry (MQLONG)" (MQMD) and "2013 MQRC_EXPIRY_ERROR" (cited by title and URL in fixtures/clauses.yaml).
 
 Expiry is a time in tenths of a second, counted from the put (not from the commit of a put under syncpoint). An
-expired message is never returned by MQGET, browse or not: it is discarded when a get meets the queue, and an
-expiration report is sent if its Report field asks for one. Until then it still counts in CurrentQDepth. A message
+expired message is never returned by MQGET, browse or not: it is discarded when a get that would have returned it
+(had it not expired) is made, and an expiration report is sent if its Report field asks for one. Until then it
+still counts in CurrentQDepth, however many other gets the queue sees. A message
 returned before it expires carries the Expiry that remains. The model's clock moves only when a scenario says so
 (``advance_clock``), so expiry is exact and repeatable.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import report
 from .constants import VALUES
 from .queue import VISIBLE, LocalQueue, StoredMessage
+
+SEGMENT = VALUES["MQMF_SEGMENT"]
 
 if TYPE_CHECKING:
     from .qmgr import QueueManager
@@ -41,18 +45,33 @@ def remaining(expires_at: int, now_ms: int) -> int:
     return -(-(expires_at - now_ms) // TENTH_MS)
 
 
-def discard_expired(qm: QueueManager, queue: LocalQueue) -> list[str]:
-    """Discard every visible message of ``queue`` whose expiry has passed, sending the expiration reports their
-    Report fields ask for; the clauses applied (none when nothing expired).
+def has_expired(message: StoredMessage, now_ms: int) -> bool:
+    """Whether ``message``'s expiry has passed at ``now_ms``. Clause: expiry.tenths."""
+    return message.expires_at is not None and message.expires_at <= now_ms
+
+
+def first_unexpired(qm: QueueManager, queue: LocalQueue, find: Callable[[], StoredMessage | None],
+                    clauses: list[str]) -> StoredMessage | None:
+    """The message a get chooses (``find``), after discarding each expired message it would have chosen first,
+    with the expiration reports their Report fields ask for. An expired segment goes with the other expired
+    segments of its logical message (they expire together: expiry.segments-each).
 
     Clauses: expiry.discarded-at-get, report.expiration.
     """
     now = qm.clock.now_ms
-    expired: list[StoredMessage] = [m for m in queue.expiring.values()
-                                    if m.state == VISIBLE and m.expires_at is not None and m.expires_at <= now]
-    clauses: list[str] = []
-    for message in expired:
-        queue.remove(message)
-        clauses.append("expiry.discarded-at-get")
-        clauses += report.expired(qm, message)
-    return clauses
+    while True:
+        message = find()
+        if message is None or not has_expired(message, now):
+            return message
+        for gone in _with_expired_segments(queue, message, now):
+            queue.remove(gone)
+            clauses.append("expiry.discarded-at-get")
+            clauses += report.expired(qm, gone)
+
+
+def _with_expired_segments(queue: LocalQueue, message: StoredMessage, now: int) -> list[StoredMessage]:
+    if not message.md.MsgFlags & SEGMENT:
+        return [message]
+    md = message.md
+    return [m for m in queue.index("GroupId").get(md.GroupId, {}).values()
+            if m.md.MsgSeqNumber == md.MsgSeqNumber and m.state == VISIBLE and has_expired(m, now)]

@@ -18,7 +18,7 @@ from .handles import Connection, GroupPosition, ObjectHandle
 from .msgflags import group_status, segment_status
 from .open import OO_INPUT
 from .options import first_broken, unknown_bits
-from .queue import GET_PENDING, VISIBLE, LocalQueue, QueueDefinition, StoredMessage
+from .queue import VISIBLE, LocalQueue, QueueDefinition, StoredMessage
 from .result import MQCC_FAILED, MQCC_OK, MQCC_WARNING, Result, failure
 from .tables import Row
 from .structures import MQGMO, MQGMO_VERSION_2, MQGMO_VERSION_3, MQMD, MQMD_VERSION_2, NONE_ID
@@ -166,6 +166,15 @@ def find_next_item(queue: LocalQueue, group_id: bytes, seq: int, offset: int) ->
         if message.state == VISIBLE and md.MsgSeqNumber == seq and md.Offset == offset:
             return message
     return None
+
+
+def _choose(qm: QueueManager, queue: LocalQueue, find, clauses: list[str]) -> StoredMessage | None:
+    """The message ``find`` chooses, once the expired messages it would have chosen first are discarded: an
+    expired message is never returned, browse or not, and only a get that would have returned it discards it
+    (expiry.discarded-at-get)."""
+    if not queue.expiring:
+        return find()
+    return expiry.first_unexpired(qm, queue, find, clauses)
 
 
 def _no_message(qm: QueueManager, gmo: MQGMO, clauses: list[str]) -> Result:
@@ -329,13 +338,11 @@ def get(
         position = handle.browse_position if browse else handle.get_position
         cursor, anchor = handle.cursor, handle.anchor
 
-    if queue.expiring:
-        clauses += expiry.discard_expired(qm, queue)  # never returned, browse or not (expiry.discarded-at-get)
-
     # -- choose the message --------------------------------------------------------------------------------
     started_group = False
     if under_cursor:
-        message = queue.messages.get(cursor[1]) if cursor else None
+        under = [queue.messages.get(cursor[1]) if cursor else None]
+        message = _choose(qm, queue, lambda: under.pop() if under else None, clauses)
         if message is None or message.state != VISIBLE:
             return failure("MQRC_NO_MSG_UNDER_CURSOR", "get.browse.no-msg-under-cursor")
         if complete and message.md.Offset > 0:
@@ -349,7 +356,7 @@ def get(
         then = row.then
         seq, offset = position.msg_seq_number(then["MsgSeqNumber"]), position.offset_after(then["Offset"])
         if then["select"] == "next":
-            message = find_next_item(queue, position.group_id, seq, offset)
+            message = _choose(qm, queue, lambda: find_next_item(queue, position.group_id, seq, offset), clauses)
             mismatch = _inapplicable_mismatch(md, match, position.group_id, seq, offset, message)
             if mismatch:
                 return failure("MQRC_MATCH_OPTIONS_ERROR", "get.logical-order.match-options-must-agree")
@@ -364,8 +371,8 @@ def get(
             keys, _numbers = selection(md, match & ~(MO_MATCH_MSG_SEQ_NUMBER | MO_MATCH_OFFSET))
             clauses.extend(match_clauses(keys, {}))
             after = anchor if browse else None
-            message = find_group_start(queue, keys, options, after, clauses, skip, seq, offset,
-                                       qm.group_start_needs_first_item)
+            message = _choose(qm, queue, lambda: find_group_start(queue, keys, options, after, clauses, skip, seq,
+                                                                  offset, qm.group_start_needs_first_item), clauses)
             if message is None:
                 return _browse_started(handle, restart, logical, _no_message(qm, gmo, clauses))
             clauses.append("get.logical-order.first-item")
@@ -379,9 +386,10 @@ def get(
             after = cursor[0]
             clauses.append("get.browse.cursor-moves-forward")
         if token is not None:
-            message = _by_token(queue, token, keys, numbers, after, skip, clauses)
+            message = _choose(qm, queue, lambda: _by_token(queue, token, keys, numbers, after, skip, clauses), clauses)
         else:
-            message = find_physical(queue, keys, numbers, options, after, clauses, skip)
+            message = _choose(qm, queue, lambda: find_physical(queue, keys, numbers, options, after, clauses, skip),
+                              clauses)
         if message is None:
             return _browse_started(handle, restart, logical, _no_message(qm, gmo, clauses))
         clauses.append("get.order.priority-then-physical" if queue.definition.MsgDeliverySequence == 0
@@ -456,7 +464,7 @@ def get(
             uow = qm.unit_of_work(conn)
             qm.enlist(uow, handle)
             for piece in pieces:
-                piece.state, piece.uow = GET_PENDING, uow.ident
+                queue.get_pending(piece, uow.ident)
                 uow.gets.append((queue.definition.name, piece))
             clauses.append("get.syncpoint.pending-until-commit")
         else:

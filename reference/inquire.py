@@ -2,7 +2,10 @@
 
 A handle opened through an alias inquires the alias's own attributes (its InhibitPut, InhibitGet, DefPriority,
 DefPersistence, BaseQName...), not its target's; what only a local queue has (its depth, open counts) is not an
-attribute of an alias (queue.alias.inquire-own-attributes).
+attribute of an alias (queue.alias.inquire-own-attributes): MQINQ then completes with a warning,
+MQRC_SELECTOR_NOT_FOR_TYPE, and the value MQIAV_NOT_APPLICABLE (asterisks for a character attribute), as
+"MQINQ - Inquire object attributes" and "2068 MQRC_SELECTOR_NOT_FOR_TYPE" say (inquire.selector-not-for-type).
+At most 256 selectors are allowed (inquire.selector-count-error).
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ DEFINITION_READERS = {
     "MQIA_DEF_PRIORITY": lambda d: d.DefPriority,
     "MQIA_Q_TYPE": lambda d: d.QType,
     "MQCA_Q_NAME": lambda d: d.name,
+    "MQCA_Q_DESC": lambda d: d.QDesc,
+    "MQIA_DEF_BIND": lambda d: d.DefBind,
 }
 ALIAS_READERS = {"MQCA_BASE_Q_NAME": lambda d: d.BaseQName}
 LOCAL_READERS = {
@@ -39,12 +44,26 @@ LOCAL_READERS = {
     "MQIA_TRIGGER_TYPE": lambda d: d.TriggerType,
     "MQIA_TRIGGER_DEPTH": lambda d: d.TriggerDepth,
     "MQIA_TRIGGER_MSG_PRIORITY": lambda d: d.TriggerMsgPriority,
+    "MQCA_TRIGGER_DATA": lambda d: d.TriggerData,
+    "MQIA_CLWL_USEQ": lambda d: d.CLWLUseQ,
 }
 QUEUE_STATE = {
     "MQIA_CURRENT_Q_DEPTH": lambda q: q.depth,
     "MQIA_OPEN_INPUT_COUNT": lambda q: q.open_input_count,
     "MQIA_OPEN_OUTPUT_COUNT": lambda q: q.open_output_count,
 }
+
+
+MAX_SELECTORS = 256
+NOT_APPLICABLE = VALUES["MQIAV_NOT_APPLICABLE"]
+# The length of a character attribute, filled with asterisks when it does not apply (MQ_Q_NAME_LENGTH unless named)
+TEXT_LENGTHS = {"MQCA_TRIGGER_DATA": 64, "MQCA_Q_DESC": 64}
+
+
+def not_applicable(selector: str) -> int | str:
+    """The value MQINQ returns for an attribute the queue's type does not have: MQIAV_NOT_APPLICABLE, or a
+    character attribute's length of asterisks. Clause: inquire.selector-not-for-type."""
+    return "*" * TEXT_LENGTHS.get(selector, 48) if selector.startswith("MQCA_") else NOT_APPLICABLE
 
 
 def queue_selector(selector: str) -> bool:
@@ -68,16 +87,24 @@ def _attribute(qm: QueueManager, handle: ObjectHandle, selector: str) -> int | s
 def inquire(qm: QueueManager, handle: ObjectHandle, selectors: list[str]) -> Result:
     """The values of the named MQIA_*/MQCA_* attributes, in ``Result.attributes``.
 
-    Clauses: inquire.not-open-for-inquire, inquire.selector-error, inquire.attributes,
-    queue.alias.inquire-own-attributes.
+    Clauses: inquire.not-open-for-inquire, inquire.selector-count-error, inquire.selector-error,
+    inquire.selector-not-for-type, inquire.attributes, queue.alias.inquire-own-attributes.
     """
     if not handle.options & VALUES["MQOO_INQUIRE"]:
         return failure("MQRC_NOT_OPEN_FOR_INQUIRE", "inquire.not-open-for-inquire")
-    attributes = {}
+    if len(selectors) > MAX_SELECTORS:
+        return failure("MQRC_SELECTOR_COUNT_ERROR", "inquire.selector-count-error")
+    attributes: dict[str, int | str] = {}
+    inapplicable = False
     for selector in selectors:
         found = _attribute(qm, handle, selector)
         if found is None:
-            return failure("MQRC_SELECTOR_ERROR", "inquire.selector-error")
+            if not queue_selector(selector):
+                return failure("MQRC_SELECTOR_ERROR", "inquire.selector-error")
+            found, inapplicable = not_applicable(selector), True
         attributes[selector] = found
     clauses = ["inquire.attributes"] + (["queue.alias.inquire-own-attributes"] if handle.alias else [])
+    if inapplicable:
+        return Result(VALUES["MQCC_WARNING"], VALUES["MQRC_SELECTOR_NOT_FOR_TYPE"],
+                      clauses + ["inquire.selector-not-for-type"], attributes=attributes)
     return Result(clauses=clauses, attributes=attributes)

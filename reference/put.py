@@ -39,6 +39,7 @@ MQMT_REPORT = VALUES["MQMT_REPORT"]
 MQMT_DATAGRAM = VALUES["MQMT_DATAGRAM"]
 MQEI_UNLIMITED = VALUES["MQEI_UNLIMITED"]
 MQOL_UNDEFINED = VALUES["MQOL_UNDEFINED"]
+MQCCSI_Q_MGR = VALUES["MQCCSI_Q_MGR"]
 # Each report type as (the option, its with-data form, its with-full-data form): the full form's bits cover the
 # others, so ``report & full`` reads which of the three a Report field asks for.
 REPORT_TYPES = tuple((VALUES[f"MQRO_{kind}"], VALUES[f"MQRO_{kind}_WITH_DATA"], VALUES[f"MQRO_{kind}_WITH_FULL_DATA"])
@@ -352,6 +353,9 @@ def put(
     stored = md.copy()
     stored.Version, stored.MsgId, stored.Persistence, stored.Priority = MQMD_VERSION_2, msg_id, persistence, priority
     stored.PutDate, stored.PutTime = put_date, put_time
+    if md.CodedCharSetId == MQCCSI_Q_MGR:  # never returned by MQGET (put.coded-char-set-id.q-mgr-replaced)
+        stored.CodedCharSetId = qm.coded_char_set_id
+        clauses.append("put.coded-char-set-id.q-mgr-replaced")
     # The group fields are set even where they keep the caller's values: every get reads them, and a field that
     # a structure holds reads faster than one left at its initial value. The other fields usually keep the
     # caller's values; a copy that sets only what changes stays small.

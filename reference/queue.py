@@ -51,6 +51,10 @@ class QueueDefinition:
     TriggerDepth: int = 1
     TriggerMsgPriority: int = 0
     PropertyControl: int = 0  # MQPROP_COMPATIBILITY (reference/properties.py)
+    TriggerData: str = ""
+    QDesc: str = ""
+    DefBind: int = 0  # MQBND_BIND_ON_OPEN; a cluster queue's own is its instance's (reference/cluster/topology.py)
+    CLWLUseQ: int = -3  # MQCLWL_USEQ_AS_Q_MGR; likewise
 
 
 @dataclass(slots=True)
@@ -102,11 +106,26 @@ class LocalQueue:
     removals: int = field(default=0, compare=False, repr=False)  # since the dictionaries were last rebuilt
     # The messages with an expiry (reference/expiry.py), so that a get on a queue without any looks at none.
     expiring: dict[int, StoredMessage] = field(default_factory=dict, compare=False, repr=False)
+    # The messages got in a unit of work not yet ended (GET_PENDING), which CurrentQDepth no longer counts.
+    pending_gets: dict[int, StoredMessage] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def depth(self) -> int:
-        """CurrentQDepth: every message on the queue, committed or not."""
-        return len(self.messages)
+        """CurrentQDepth: the messages on the queue, counting those put in a unit of work not yet committed but
+        not those got in one (inquire.current-depth.uncommitted-get)."""
+        if not self.pending_gets:
+            return len(self.messages)
+        return len(self.messages) - sum(1 for m in self.pending_gets.values() if m.state == GET_PENDING)
+
+    def get_pending(self, message: StoredMessage, uow: int) -> None:
+        """Mark a message got in unit of work ``uow``: invisible, no longer counted, restored by backout."""
+        message.state, message.uow = GET_PENDING, uow
+        self.pending_gets[message.seq] = message
+
+    def restore(self, message: StoredMessage) -> None:
+        """Make a message visible again (a backed-out get, a committed put)."""
+        message.state, message.uow = VISIBLE, None
+        self.pending_gets.pop(message.seq, None)
 
     def index(self, name: str) -> dict[bytes, dict[int, StoredMessage]]:
         """The messages by their value of ``name`` (MsgId, CorrelId or GroupId).
@@ -146,6 +165,8 @@ class LocalQueue:
         del self.tokens[message.token]
         if self.expiring:
             self.expiring.pop(seq, None)
+        if self.pending_gets:
+            self.pending_gets.pop(seq, None)
         for name, index in self.indexes.items():
             value = getattr(md, name)
             bucket = index[value]

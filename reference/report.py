@@ -50,9 +50,9 @@ KINDS = {
 KINDS["EXCEPTION"] = (VALUES["MQRO_EXCEPTION"], VALUES["MQRO_EXCEPTION_WITH_DATA"],
                       VALUES["MQRO_EXCEPTION_WITH_FULL_DATA"], 0, "report.exception")
 MQRC_MSG_TOO_BIG_FOR_Q = VALUES["MQRC_MSG_TOO_BIG_FOR_Q"]
-# Report options that ask for a report message at all (so need a ReplyToQ).
+# Report options that ask for a report message at all (so need a ReplyToQ): activity reports too.
 REQUESTING = (VALUES["MQRO_EXCEPTION"] | VALUES["MQRO_EXPIRATION"] | VALUES["MQRO_COA"] | VALUES["MQRO_COD"]
-              | VALUES["MQRO_PAN"] | VALUES["MQRO_NAN"])
+              | VALUES["MQRO_PAN"] | VALUES["MQRO_NAN"] | VALUES["MQRO_ACTIVITY"])
 
 
 def check_put(md: MQMD) -> tuple[str, str] | None:

@@ -60,7 +60,10 @@ def backout(qm: QueueManager, conn: Connection) -> Result:
         return Result(clauses=["uow.backout.nothing-to-do"])
     for name, message in uow.puts:
         _remove(qm, name, message)
-    for _name, message in uow.gets:
+    for name, message in uow.gets:
+        queue = qm.queues.get(name)
+        if queue is not None:
+            queue.restore(message)
         message.state, message.uow = VISIBLE, None
         message.md.BackoutCount += 1
     if _forget_snapshots(qm, uow, restore=True):

@@ -122,7 +122,7 @@ class QueueManager {
 
 const QUEUE_DEFAULTS = { MaxMsgLength: 4194304, MaxQDepth: 5000, InhibitPut: 0, InhibitGet: 0, DefPriority: 0,
   DefPersistence: 0, MsgDeliverySequence: V.MQMDS_PRIORITY, Shareability: V.MQQA_SHAREABLE,
-  DefInputOpenOption: V.MQOO_INPUT_EXCLUSIVE };
+  DefInputOpenOption: V.MQOO_INPUT_SHARED };
 const QUEUE_FAMILIES = { InhibitPut: "MQQA", InhibitGet: "MQQA", DefPersistence: "MQPER", MsgDeliverySequence: "MQMDS",
   Shareability: "MQQA" };
 

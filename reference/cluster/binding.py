@@ -179,6 +179,7 @@ REMOTE_READERS = {
     "MQCA_Q_NAME": lambda d, a: d.name,
     "MQIA_Q_TYPE": lambda d, a: VALUES["MQQT_CLUSTER"],
 }
+NOT_APPLICABLE = VALUES["MQIAV_NOT_APPLICABLE"]
 NOT_APPLICABLE_TEXT = "*" * 48  # a character attribute that does not apply: asterisks (MQ_Q_NAME_LENGTH of them)
 
 

@@ -300,7 +300,16 @@ class Cluster:
         queue = member.inquired.get(hobj) if member is not None else None
         if queue is not None:
             return binding.inquire_remote(self, qm, hconn, hobj, queue, selectors)
-        return qm.inquire(hconn, hobj, selectors)
+        result = qm.inquire(hconn, hobj, selectors)
+        handle = qm.handles.get(hobj)
+        if result.attributes and member is not None and handle is not None:
+            # A queue's DefBind and CLWLUseQ are kept with its cluster attributes (inquire.local-queue-attributes).
+            own = member.instances.get(handle.alias or handle.queue)
+            for selector, name in (("MQIA_DEF_BIND", "DefBind"), ("MQIA_CLWL_USEQ", "CLWLUSEQ")):
+                if own is not None and selector in result.attributes and \
+                        result.attributes[selector] != binding.NOT_APPLICABLE:
+                    result.attributes[selector] = getattr(own, name)
+        return result
 
     def set(self, qmgr: str, hconn: int, hobj: int, selectors: list[str], int_attrs: list[int]) -> Result:
         return self.qmgr(qmgr).set(hconn, hobj, selectors, int_attrs)
