@@ -18,7 +18,7 @@ from .handles import Connection, GroupPosition, ObjectHandle
 from .msgflags import group_status, segment_status
 from .open import OO_INPUT
 from .options import first_broken, unknown_bits
-from .queue import VISIBLE, LocalQueue, QueueDefinition, StoredMessage
+from .queue import MQMDS_PRIORITY, VISIBLE, LocalQueue, QueueDefinition, StoredMessage
 from .result import MQCC_FAILED, MQCC_OK, MQCC_WARNING, Result, failure
 from .tables import Row
 from .structures import MQGMO, MQGMO_VERSION_2, MQGMO_VERSION_3, MQMD, MQMD_VERSION_2, NONE_ID
@@ -166,6 +166,16 @@ def find_next_item(queue: LocalQueue, group_id: bytes, seq: int, offset: int) ->
         if message.state == VISIBLE and md.MsgSeqNumber == seq and md.Offset == offset:
             return message
     return None
+
+
+def _arrived_behind(queue: LocalQueue, cursor: tuple[tuple[int, int], int]) -> bool:
+    """Whether a visible message arrived after the one under the browse cursor at a higher priority, so sorts
+    before the cursor where BROWSE_NEXT does not look (get.browse.priority-arrivals-need-browse-first)."""
+    key, seq = cursor
+    if queue.definition.MsgDeliverySequence != MQMDS_PRIORITY:
+        return False
+    level = -key[0]
+    return any(m.seq > seq and m.state == VISIBLE for higher in queue.levels[level + 1:] for m in higher.values())
 
 
 def _choose(qm: QueueManager, queue: LocalQueue, find, clauses: list[str]) -> StoredMessage | None:
@@ -390,6 +400,8 @@ def get(
         else:
             message = _choose(qm, queue, lambda: find_physical(queue, keys, numbers, options, after, clauses, skip),
                               clauses)
+        if after is not None and _arrived_behind(queue, cursor):
+            clauses.append("get.browse.priority-arrivals-need-browse-first")
         if message is None:
             return _browse_started(handle, restart, logical, _no_message(qm, gmo, clauses))
         clauses.append("get.order.priority-then-physical" if queue.definition.MsgDeliverySequence == 0
@@ -477,6 +489,8 @@ def get(
     if browse and reason != "MQRC_TRUNCATED_MSG_FAILED":
         _apply_marks(qm, handle, message, options, clauses)
     moved = browse and not under_cursor and reason != "MQRC_TRUNCATED_MSG_FAILED"
+    if browse and not under_cursor and reason.startswith("MQRC_TRUNCATED_MSG"):
+        clauses.append("get.browse.truncated-keeps-cursor")
     if moved:
         # A browse that fails for truncation leaves the cursor where it was (get.browse.truncated-keeps-cursor).
         handle.browse_position, handle.browse_logical = position, logical
