@@ -109,11 +109,10 @@ REFUSED_OPTIONS: dict[str, str] = {
        for name in ("MQIMPO_INQ_PROP_UNDER_CURSOR", "MQSMPO_SET_PROP_UNDER_CURSOR", "MQSMPO_SET_PROP_AFTER_CURSOR",
                     "MQSMPO_APPEND_PROPERTY", "MQSMPO_SET_PROP_BEFORE_CURSOR", "MQDMPO_DEL_PROP_UNDER_CURSOR")},
 }
-# Output fields the model never sets (it returns what was put), by the feature that would set them.
-UNSET_OUTPUTS: dict[str, str] = {
-    "MD.UserIdentifier": "message-context (the identity context the queue manager would set on a put)",
-    "MD.PutApplName": "message-context (the origin context the queue manager would set on a put)",
-}
+# Output fields the model never sets (it returns what was put), by the feature that would set them. None since
+# issue 30: the queue manager sets UserIdentifier, AccountingToken and PutApplName on a put with default context
+# (reference/context.py), and scenarios context-* tell a mutant that returns the caller's values.
+UNSET_OUTPUTS: dict[str, str] = {}
 
 
 # The argument for each mutant of a list above: (family, the list, the argument for one of its entries).
@@ -144,11 +143,6 @@ def equivalent_notes() -> dict[str, str]:
             f"reference/properties.py names {name} only among the MQIMPO options it accepts: the call language "
             "passes a property's whole value in the application's own character set and encoding, so there is no "
             "length to report alone and no value to convert, and ignoring the option changes no outcome")
-    notes[f"{OUTPUT_UNSET}:MD.AccountingToken"] = (
-        "the model sets AccountingToken only on cluster messages: all zeros for a message that may not be "
-        "reallocated (which is what the caller's MQACT_NONE already is) and a token of its own choosing for one "
-        "that may - the value IBM leaves to the implementation, which scenarios therefore do not assert; every "
-        "other message keeps the value put (identity context is outside the model), as the mutant does")
     for delta in ("+1", "-1"):
         notes[f"{LIMIT}:MsgMarkBrowseInterval:{delta}"] = (
             "IBM calls the interval approximate (browse-mark.coop-mark-lapses decision): an implementation may "

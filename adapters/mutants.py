@@ -831,6 +831,25 @@ EQUIVALENT: dict[str, str] = {
         "the rule's at-least-one list holds MQOO_BIND_AS_Q_DEF, whose value is 0; a zero-valued option cannot "
         "be told from its absence and counts as given (reference/options.py _given), so the rule can never "
         "fail and removing it changes no MQOPEN (the clause's decision records this)"),
+    # close.delete rows that refuse the close: a failed MQCLOSE changes nothing (mqi.failed-call-no-effect), so
+    # the model returns before it reads the row's `delete`, and what the row says there cannot be observed.
+    **{f"table:close.delete.{row}:delete=deleted": (
+        f"close.delete.{row} refuses the close ({reason}); a failed call has no effect "
+        "(mqi.failed-call-no-effect), so the queue stays whatever the row's delete column says, and the model "
+        "reads that column only for a close that succeeds - scenarios close-delete-* show the queue kept")
+       for row, reason in (("predefined", "MQRC_OPTION_NOT_VALID_FOR_TYPE"),
+                           ("temporary-not-creator", "MQRC_OPTION_NOT_VALID_FOR_TYPE"),
+                           ("uncommitted", "MQRC_Q_NOT_EMPTY"), ("not-empty", "MQRC_Q_NOT_EMPTY"))},
+    # set.selectors rows whose mutated value list names other constants with the same numbers (0 and 1): the
+    # lists allow exactly the same values, so MQSET answers alike.
+    **{f"table:set.selectors.{row}:values={names}": (
+        f"{names} are 0 and 1, the same numbers as the row's own values (IBM's header: MQQA_GET_ALLOWED = "
+        "MQQA_PUT_ALLOWED = MQTC_OFF = 0, MQQA_GET_INHIBITED = MQQA_PUT_INHIBITED = MQTC_ON = 1), so the mutant "
+        "allows exactly the values the model allows")
+       for row, names in (("inhibit-get", "MQQA_PUT_ALLOWED MQQA_PUT_INHIBITED"), ("inhibit-get", "MQTC_OFF MQTC_ON"),
+                          ("inhibit-put", "MQQA_GET_ALLOWED MQQA_GET_INHIBITED"), ("inhibit-put", "MQTC_OFF MQTC_ON"),
+                          ("trigger-control", "MQQA_GET_ALLOWED MQQA_GET_INHIBITED"),
+                          ("trigger-control", "MQQA_PUT_ALLOWED MQQA_PUT_INHIBITED"))},
     # Semantic mutants that change only what the documents leave open: no conforming test may kill them.
     "mark-lapses-one-ms-early": (
         "differs only when a co-operative mark is exactly MsgMarkBrowseInterval old; IBM calls the interval "

@@ -350,6 +350,12 @@ _FROM_HEADER: dict[str, int] = {
     "MQQT_CLUSTER": 7,
     "MQIAV_NOT_APPLICABLE": -1,  # IBM's header; -2 is MQIAV_UNDEFINED
     "MQRC_SELECTOR_LIMIT_EXCEEDED": 2066,
+    # MQPUT and MQPUT1 with context options (reference/context.py; issue 30)
+    "MQRC_NOT_OPEN_FOR_PASS_ALL": 2093,
+    "MQRC_NOT_OPEN_FOR_PASS_IDENT": 2094,
+    "MQRC_NOT_OPEN_FOR_SET_ALL": 2095,
+    "MQRC_NOT_OPEN_FOR_SET_IDENT": 2096,
+    "MQRC_CONTEXT_HANDLE_ERROR": 2097,
     "MQCA_Q_DESC": 2013,
     # Queue types, definition types, trigger values (read from cmqc.h; issue 19)
     "MQQT_LOCAL": 1,

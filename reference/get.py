@@ -489,7 +489,7 @@ def get(
     if browse and reason != "MQRC_TRUNCATED_MSG_FAILED":
         _apply_marks(qm, handle, message, options, clauses)
     moved = browse and not under_cursor and reason != "MQRC_TRUNCATED_MSG_FAILED"
-    if browse and not under_cursor and reason.startswith("MQRC_TRUNCATED_MSG"):
+    if browse and not under_cursor and reason in ("MQRC_TRUNCATED_MSG_FAILED", "MQRC_TRUNCATED_MSG_ACCEPTED"):
         clauses.append("get.browse.truncated-keeps-cursor")
     if moved:
         # A browse that fails for truncation leaves the cursor where it was (get.browse.truncated-keeps-cursor).

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .constants import VALUES
-from . import expiry, msgflags, report, segmentation
+from . import context, expiry, msgflags, report, segmentation
 from .handles import Connection, GroupPosition, ObjectHandle
 from .msgflags import GroupFlags
 from .options import first_broken, unknown_bits
@@ -261,6 +261,9 @@ def put(
     request = put_request(qm, options, call, version2, given_flags if version2 else 0)
     if request.refused is not None:
         return failure(*request.refused)
+    refused = context.check(handle, options)
+    if refused is not None:
+        return failure(*refused)
     logical, syncpoint, flags = request.logical, request.syncpoint, request.flags
     clauses = list(request.clauses)
     if flags.segment and not flags.last_segment and not data:
@@ -348,11 +351,10 @@ def put(
         correl_id = qm.ids.new_id()
         clauses.append("put.correlid.generated")
 
-    put_date, put_time = qm.clock.put_date_time()
     stored_flags = msgflags.stored_flags(request.msg_flags, clauses)
     stored = md.copy()
     stored.Version, stored.MsgId, stored.Persistence, stored.Priority = MQMD_VERSION_2, msg_id, persistence, priority
-    stored.PutDate, stored.PutTime = put_date, put_time
+    clauses.append(context.apply(qm, options, stored))
     if md.CodedCharSetId == MQCCSI_Q_MGR:  # never returned by MQGET (put.coded-char-set-id.q-mgr-replaced)
         stored.CodedCharSetId = qm.coded_char_set_id
         clauses.append("put.coded-char-set-id.q-mgr-replaced")
@@ -404,7 +406,7 @@ def put(
     out.MsgId, out.CorrelId = msg_id, correl_id
     if version2:
         out.GroupId, out.MsgSeqNumber, out.Offset = group_id, seq, offset
-    out.PutDate, out.PutTime = put_date, put_time
+    context.returned(stored, out)
     pmo_out = pmo.copy()
     pmo_out.ResolvedQName, pmo_out.ResolvedQMgrName = definition.name, qm.name
     return Result(comp_code, VALUES[reason], clauses, out, pmo_out)  # md, pmo

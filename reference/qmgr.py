@@ -45,6 +45,9 @@ class QueueManager:
     mark_browse_interval: int = 5000  # MsgMarkBrowseInterval in milliseconds; -1 never (browse-mark.coop-mark-lapses)
     # CodedCharSetId: the character set a put with MQCCSI_Q_MGR is stored with (put.coded-char-set-id.q-mgr-replaced)
     coded_char_set_id: int = 1208
+    # The environment default context comes from (reference/context.py): the user a put runs as, the program
+    context_user: str = "mqconf"
+    context_appl_name: str = "mqconf"
     # Variation points, fixed by the documents; only the suite's mutants (adapters/mutants.py) change them:
     segment_boundary: int = 16  # segments are cut on multiples of this (segmentation.sixteen-byte-boundaries)
     group_start_needs_first_item: bool = True  # logical-order get starts only at item 1/0 (get.logical-order.first-item)
