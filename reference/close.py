@@ -72,6 +72,8 @@ def close_queue(qm: QueueManager, conn: Connection, handle: ObjectHandle, option
         if row.then["delete"] == "deleted":
             dynamic_queues.delete(qm, handle.queue)
     clauses.append("close.handle-invalid-after")
+    if conn.uow is not None and handle.hobj in conn.uow.handles:
+        clauses.append("close.unrelated-to-syncpoint")  # its work stays in the unit of work
     return Result(comp_code, VALUES[reason], clauses)
 
 

@@ -103,7 +103,8 @@ def inquire(qm: QueueManager, handle: ObjectHandle, selectors: list[str]) -> Res
                 return failure("MQRC_SELECTOR_ERROR", "inquire.selector-error")
             found, inapplicable = not_applicable(selector), True
         attributes[selector] = found
-    clauses = ["inquire.attributes"] + (["queue.alias.inquire-own-attributes"] if handle.alias else [])
+    clauses = ["inquire.attributes" if selectors else "inquire.zero-selectors"] \
+        + (["queue.alias.inquire-own-attributes"] if handle.alias else [])
     if inapplicable:
         return Result(VALUES["MQCC_WARNING"], VALUES["MQRC_SELECTOR_NOT_FOR_TYPE"],
                       clauses + ["inquire.selector-not-for-type"], attributes=attributes)

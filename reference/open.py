@@ -79,6 +79,9 @@ def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
     if options & OO_OUTPUT:
         queue.open_output_count += 1
 
+    name = queue.definition.name
+    if any(qm.handles[h].queue == name for h in conn.handles):
+        clauses.append("open.same-object-twice")  # another handle of its own (open.same-object-twice)
     hobj = qm.next_handle()
     if options & VALUES["MQOO_CO_OP"]:
         queue.coop_handles.add(hobj)  # the co-operating set of handles on this queue (browse-mark.co-op-set)

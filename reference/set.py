@@ -71,4 +71,4 @@ def set_attributes(qm: QueueManager, handle: ObjectHandle, selectors: list[str],
     definition = qm.queues[handle.alias or handle.queue].definition
     for attribute, value in changes.items():
         setattr(definition, attribute, bool(value) if attribute in BOOLEAN_ATTRIBUTES else value)
-    return Result(clauses=clauses + ["set.attributes"])
+    return Result(clauses=clauses + ["set.attributes" if selectors else "set.zero-selectors"])

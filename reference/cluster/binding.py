@@ -26,6 +26,7 @@ from ..msgflags import ANY_GROUP
 from ..open import OO_INPUT
 from ..options import first_broken, unknown_bits
 from ..qmgr import QueueManager
+from ..queue import QueueDefinition
 from ..result import MQCC_FAILED, MQCC_WARNING, Result, failure
 from ..structures import MQMD, MQMD_VERSION_2, MQOD, MQPMO, NONE_ACCOUNTING
 from . import workload
@@ -78,6 +79,28 @@ def is_cluster_queue(cluster: Cluster, qm: QueueManager, od: MQOD) -> bool:
     return bool(cluster.hosts(od.ObjectName))
 
 
+def cluster_alias(cluster: Cluster, qm: QueueManager, od: MQOD) -> QueueDefinition | None:
+    """The local alias ``od`` names when its BaseQName is a cluster queue with no queue of that name here: such
+    an alias opens (and takes MQPUT1) as the cluster queue, with its own DefBind, InhibitPut and defaults
+    (queue.alias.cluster-base); None for any other object."""
+    if not cluster.clustered or od.ObjectQMgrName.strip() not in ("", qm.name):
+        return None
+    found = qm.queues.get(od.ObjectName)
+    if found is None or found.definition.QType != VALUES["MQQT_ALIAS"]:
+        return None
+    alias = found.definition
+    if cluster.members[qm.name].clustered_instance(alias.name) is not None or alias.BaseQName in qm.queues:
+        return None
+    return alias if cluster.hosts(alias.BaseQName) else None
+
+
+def alias_def_bind(cluster: Cluster, qm: QueueManager, alias: QueueDefinition) -> int:
+    """The DefBind of a local alias: MQOO_BIND_AS_Q_DEF through it takes the alias's, not the cluster queue's
+    (queue.alias.cluster-base)."""
+    own = cluster.members[qm.name].instances.get(alias.name)
+    return own.DefBind if own is not None else alias.DefBind
+
+
 def def_bind(cluster: Cluster, qm: QueueManager, queue: str) -> int:
     """The DefBind that MQOO_BIND_AS_Q_DEF takes: the local instance's, else that of the instance on the
     queue manager with the lowest name (cluster.bind.def-bind-source)."""
@@ -87,12 +110,14 @@ def def_bind(cluster: Cluster, qm: QueueManager, queue: str) -> int:
     return cluster.members[cluster.hosts(queue)[0]].instances[queue].DefBind
 
 
-def bind_mode(cluster: Cluster, qm: QueueManager, queue: str, options: int) -> tuple[int, list[str]]:
-    """The MQBND_* value an open handle works by: its MQOO_BIND_* option, or the queue's DefBind."""
+def bind_mode(cluster: Cluster, qm: QueueManager, queue: str, options: int,
+              alias: QueueDefinition | None = None) -> tuple[int, list[str]]:
+    """The MQBND_* value an open handle works by: its MQOO_BIND_* option, or the queue's DefBind (the alias's,
+    when opened through a local alias of the cluster queue)."""
     for bit, (mode, clause) in OO_BIND.items():
         if options & bit:
             return mode, [clause]
-    mode = def_bind(cluster, qm, queue)
+    mode = def_bind(cluster, qm, queue) if alias is None else alias_def_bind(cluster, qm, alias)
     return mode, ["cluster.bind.as-q-def", MODE_CLAUSE[mode]]
 
 
@@ -106,8 +131,9 @@ def explicit_route(cluster: Cluster, qm: QueueManager, target: str, queue: str) 
     return Destination(target, queue, routes[0].name)
 
 
-def open_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, options: int) -> Result:
-    """MQOPEN of a cluster queue.
+def open_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, options: int,
+                 alias: QueueDefinition | None = None) -> Result:
+    """MQOPEN of a cluster queue (``alias``: through a local alias of it, queue.alias.cluster-base).
 
     Clauses: open.options.*, cluster.open.input-remote, cluster.bind.*, the workload rows, cluster.open.all-put-
     disabled, cluster.open.local-instance-put-disabled, cluster.inquire.remote-instance.
@@ -132,8 +158,10 @@ def open_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, optio
     if not options & OO_OUTPUT:
         opened = qm.open(hconn, MQOD(queue if local else CLUSTER_XMITQ), options)  # nothing to bind
         if not local and not opened.failed:
-            cluster.members[qm.name].inquired[opened.hobj] = queue
-            opened.clauses.append("cluster.inquire.remote-instance")
+            _through(qm, opened, alias)
+            if alias is None:
+                cluster.members[qm.name].inquired[opened.hobj] = queue
+                opened.clauses.append("cluster.inquire.remote-instance")
         return opened
 
     clauses: list[str] = []
@@ -142,7 +170,7 @@ def open_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, optio
         bound = Binding(queue, BIND_ON_OPEN, explicit=True, fixed=explicit_route(cluster, qm, target, queue))
         clauses.append("cluster.bind.explicit-qmgr")
     else:
-        mode, clauses = bind_mode(cluster, qm, queue, options)
+        mode, clauses = bind_mode(cluster, qm, queue, options, alias)
         bound = Binding(queue, mode)
         if mode == BIND_ON_OPEN:
             choice = workload.choose(cluster, qm.name, queue)
@@ -161,7 +189,8 @@ def open_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, optio
     if opened.failed:
         return opened
     cluster.members[qm.name].bindings[opened.hobj] = bound
-    if not local and options & OO_INQUIRE:
+    _through(qm, opened, alias)
+    if not local and options & OO_INQUIRE and alias is None:
         cluster.members[qm.name].inquired[opened.hobj] = queue
         clauses.append("cluster.inquire.remote-instance")
     if chosen is not None:
@@ -227,6 +256,14 @@ def inquire_remote(cluster: Cluster, qm: QueueManager, hconn: int, hobj: int, qu
     return Result(clauses=clauses, attributes=attributes)
 
 
+def _through(qm: QueueManager, opened: Result, alias: QueueDefinition | None) -> None:
+    """Remember the local alias a cluster queue was opened through: MQINQ reads its attributes, and its
+    InhibitPut and defaults count for the puts (queue.alias.cluster-base)."""
+    if alias is not None:
+        qm.handles[opened.hobj].alias = alias.name
+        opened.clauses.append("queue.alias.cluster-base")
+
+
 def put_cluster(cluster: Cluster, qm: QueueManager, hconn: int, hobj: int, bound: Binding, md: MQMD, pmo: MQPMO,
                 data: bytes) -> Result:
     """MQPUT on a handle open on a cluster queue: the destination by the handle's binding, then the put.
@@ -241,6 +278,9 @@ def put_cluster(cluster: Cluster, qm: QueueManager, hconn: int, hobj: int, bound
     refused = put_module.check_options(qm, pmo.Options, "MQPUT")
     if refused is not None:
         return refused
+    via = alias_module.definition_of(qm, handle.alias)
+    if via is not None and via.InhibitPut:
+        return failure("MQRC_PUT_INHIBITED", "queue.alias.inhibit-put", "queue.alias.cluster-base")
     record = False
     group_bound = False
     if bound.fixed is not None:
@@ -271,7 +311,7 @@ def put_cluster(cluster: Cluster, qm: QueueManager, hconn: int, hobj: int, bound
             if choice.failed:
                 return Result(MQCC_FAILED, VALUES[choice.reason], clauses)
             destination, record = choice.destination, True
-    result = send(cluster, qm, conn, handle, destination, md, pmo, data, "MQPUT", pinned, clauses)
+    result = send(cluster, qm, conn, handle, destination, md, pmo, data, "MQPUT", pinned, clauses, via)
     if result.failed:
         return result
     if record:
@@ -283,25 +323,28 @@ def put_cluster(cluster: Cluster, qm: QueueManager, hconn: int, hobj: int, bound
 
 
 def put1_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, md: MQMD, pmo: MQPMO,
-                 data: bytes) -> Result:
+                 data: bytes, via: QueueDefinition | None = None) -> Result:
     """MQPUT1 of a cluster queue: chosen for this one message, as if MQOO_BIND_NOT_FIXED
-    (cluster.bind.put1-not-fixed), unless a queue manager is named (cluster.bind.explicit-qmgr)."""
+    (cluster.bind.put1-not-fixed), unless a queue manager is named (cluster.bind.explicit-qmgr). ``via``: the
+    local alias it was named through (queue.alias.cluster-base)."""
     conn = qm.connections.get(hconn)
     if conn is None:
         return failure("MQRC_HCONN_ERROR", "conn.hconn-error")
     refused = put_module.check_options(qm, pmo.Options, "MQPUT1")
     if refused is not None:
         return refused
+    if via is not None and via.InhibitPut:
+        return failure("MQRC_PUT_INHIBITED", "queue.alias.inhibit-put", "queue.alias.cluster-base")
     target = od.ObjectQMgrName.strip()
     if target and target != qm.name:
         destination = explicit_route(cluster, qm, target, od.ObjectName)
         return send(cluster, qm, conn, None, destination, md, pmo, data, "MQPUT1",
                     "cluster.reallocation.not-explicit-qmgr", ["cluster.bind.explicit-qmgr"])
     choice = workload.choose(cluster, qm.name, od.ObjectName)
-    clauses = ["cluster.bind.put1-not-fixed"] + choice.clauses
+    clauses = ["cluster.bind.put1-not-fixed"] + choice.clauses + (["queue.alias.cluster-base"] if via else [])
     if choice.failed:
         return Result(MQCC_FAILED, VALUES[choice.reason], clauses)
-    result = send(cluster, qm, conn, None, choice.destination, md, pmo, data, "MQPUT1", "", clauses)
+    result = send(cluster, qm, conn, None, choice.destination, md, pmo, data, "MQPUT1", "", clauses, via)
     if not result.failed:
         cluster.record_choice(qm.name, choice.destination)
         result.clauses.append("cluster.workload.weight")
@@ -316,7 +359,7 @@ def accounting_token(qm: QueueManager, conn: Connection) -> bytes:
 
 def send(cluster: Cluster, qm: QueueManager, conn: Connection, handle: ObjectHandle | None,
          destination: Destination, md: MQMD, pmo: MQPMO, data: bytes, call: str, pinned: str,
-         clauses: list[str]) -> Result:
+         clauses: list[str], via: QueueDefinition | None = None) -> Result:
     """Put one message for ``destination``: on the local instance, or on the cluster transmission queue.
 
     ``pinned`` is empty for a message that may be reallocated, else the clause that forbids it; on the
@@ -332,9 +375,10 @@ def send(cluster: Cluster, qm: QueueManager, conn: Connection, handle: ObjectHan
         result.clauses.append("cluster.workload.local-route")
     else:
         xmitq = qm.queues[CLUSTER_XMITQ]
-        instance = cluster.instance_definition(destination.qmgr, destination.queue)
+        # The first definition on the path decides MQPER_PERSISTENCE_AS_Q_DEF and MQPRI_PRIORITY_AS_Q_DEF: a local
+        # alias the queue was named through, else the destination instance.
+        instance = via or cluster.instance_definition(destination.qmgr, destination.queue)
         saved = xmitq.definition
-        # The destination's defaults decide MQPER_PERSISTENCE_AS_Q_DEF and MQPRI_PRIORITY_AS_Q_DEF.
         xmitq.definition = replace(saved, DefPersistence=instance.DefPersistence, DefPriority=instance.DefPriority)
         first = qm.last_seq
         try:

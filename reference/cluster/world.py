@@ -255,6 +255,9 @@ class Cluster:
         qm = self.qmgr(qmgr)
         if binding.is_cluster_queue(self, qm, od):
             return binding.open_cluster(self, qm, hconn, od, options)
+        alias = binding.cluster_alias(self, qm, od)
+        if alias is not None:
+            return binding.open_cluster(self, qm, hconn, MQOD(alias.BaseQName), options, alias)
         return self._local(qm.open(hconn, od, options))
 
     def _local(self, result: Result) -> Result:
@@ -283,6 +286,9 @@ class Cluster:
         qm = self.qmgr(qmgr)
         if binding.is_cluster_queue(self, qm, od):
             return binding.put1_cluster(self, qm, hconn, od, md, pmo, data)
+        alias = binding.cluster_alias(self, qm, od)
+        if alias is not None:
+            return binding.put1_cluster(self, qm, hconn, MQOD(alias.BaseQName), md, pmo, data, alias)
         return self._local(qm.put1(hconn, od, md, pmo, data))
 
     def get(self, qmgr: str, hconn: int, hobj: int, md: MQMD, gmo: MQGMO, buffer_length: int | None = None) -> Result:
