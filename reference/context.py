@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .constants import VALUES
-from .handles import ObjectHandle
+from .handles import Connection, ObjectHandle
 from .structures import MQMD, NONE_ACCOUNTING
 
 if TYPE_CHECKING:
@@ -66,9 +66,10 @@ def check(handle: ObjectHandle | None, options: int) -> tuple[str, str] | None:
     return None
 
 
-def apply(qm: QueueManager, options: int, stored: MQMD) -> str:
+def apply(qm: QueueManager, conn: Connection, options: int, stored: MQMD) -> str:
     """Set the context fields of ``stored`` (a copy of the caller's MQMD) as the put's context option says;
-    the clause applied.
+    the clause applied. The environment is the connection's identity where it has one, else the queue manager's
+    settings.
 
     Clauses: put.context.default, put.context.set-identity, put.context.set-all, put.context.none.
     """
@@ -78,12 +79,19 @@ def apply(qm: QueueManager, options: int, stored: MQMD) -> str:
         stored.UserIdentifier, stored.AccountingToken = "", NONE_ACCOUNTING
         stored.PutApplName, stored.PutDate, stored.PutTime = "", "", ""
         return "put.context.none"
-    stored.PutDate, stored.PutTime = qm.clock.put_date_time()
-    stored.PutApplName = qm.context_appl_name
+    stored.PutDate, stored.PutTime = qm.clock.put_date_time()  # put.context.date-time
+    stored.PutApplName = conn.appl_name or qm.context_appl_name
     if options & PMO_SET_IDENTITY:
         return "put.context.set-identity"
-    stored.UserIdentifier, stored.AccountingToken = qm.context_user, NONE_ACCOUNTING
+    stored.UserIdentifier, stored.AccountingToken = conn.user or qm.context_user, NONE_ACCOUNTING
     return "put.context.default"
+
+
+def clauses_of(applied: str) -> list[str]:
+    """The clauses of a put whose context ``apply`` set: the option's own, and put.context.date-time when the
+    queue manager set PutDate and PutTime."""
+    return [applied] + (["put.context.date-time"] if applied in ("put.context.default",
+                                                                  "put.context.set-identity") else [])
 
 
 def returned(stored: MQMD, out: MQMD) -> None:

@@ -514,7 +514,8 @@ def get(
         gmo_out.GroupStatus, gmo_out.SegmentStatus, gmo_out.Segmentation = msgflags.statuses(flags)
         clauses.append("get.status.group-and-segment")
     if gmo.Version >= MQGMO_VERSION_3:
-        gmo_out.ReturnedLength = len(returned)  # get.returned-length
+        gmo_out.ReturnedLength = len(returned)
+        clauses.append("get.returned-length")
         gmo_out.MsgToken = message.token  # browse-mark.msg-token-returned
     result = Result(comp_code, VALUES[reason], clauses, out, None, gmo_out, returned, len(data))  # md, pmo, gmo, data
     result.message = message

@@ -131,3 +131,7 @@ class Connection:
     hconn: int
     handles: set[int] = field(default_factory=set)
     uow: UnitOfWork | None = None
+    # The identity of the program behind the connection, for default context (reference/context.py); blank: the
+    # queue manager's settings
+    user: str = ""
+    appl_name: str = ""

@@ -84,6 +84,25 @@ def _attribute(qm: QueueManager, handle: ObjectHandle, selector: str) -> int | s
     return None if state is None else state(queue)
 
 
+OWN_CLAUSES = {
+    "MQIA_DEF_BIND": "inquire.local-queue-attributes", "MQIA_CLWL_USEQ": "inquire.local-queue-attributes",
+    "MQCA_Q_DESC": "inquire.local-queue-attributes", "MQCA_TRIGGER_DATA": "inquire.local-queue-attributes",
+    "MQIA_OPEN_INPUT_COUNT": "inquire.open-counts", "MQIA_OPEN_OUTPUT_COUNT": "inquire.open-counts",
+    "MQIA_DEF_INPUT_OPEN_OPTION": "queue.def-input-open-option.default-shared",
+}
+
+
+def _attribute_clauses(qm: QueueManager, handle: ObjectHandle, attributes: dict) -> list[str]:
+    """The clauses of the attributes read that have one of their own (inquire.local-queue-attributes,
+    inquire.open-counts, queue.def-input-open-option.default-shared, inquire.current-depth.uncommitted-get)."""
+    if handle.alias:
+        return []
+    clauses = sorted({OWN_CLAUSES[s] for s in attributes if s in OWN_CLAUSES})
+    if "MQIA_CURRENT_Q_DEPTH" in attributes and qm.queues[handle.queue].pending_gets:
+        clauses.append("inquire.current-depth.uncommitted-get")
+    return clauses
+
+
 def inquire(qm: QueueManager, handle: ObjectHandle, selectors: list[str]) -> Result:
     """The values of the named MQIA_*/MQCA_* attributes, in ``Result.attributes``.
 
@@ -105,6 +124,7 @@ def inquire(qm: QueueManager, handle: ObjectHandle, selectors: list[str]) -> Res
         attributes[selector] = found
     clauses = ["inquire.attributes" if selectors else "inquire.zero-selectors"] \
         + (["queue.alias.inquire-own-attributes"] if handle.alias else [])
+    clauses += _attribute_clauses(qm, handle, attributes)
     if inapplicable:
         return Result(VALUES["MQCC_WARNING"], VALUES["MQRC_SELECTOR_NOT_FOR_TYPE"],
                       clauses + ["inquire.selector-not-for-type"], attributes=attributes)

@@ -44,7 +44,10 @@ def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
         return failure("MQRC_UNKNOWN_OBJECT_Q_MGR", "open.unknown-object-q-mgr")
     queue = qm.queues.get(od.ObjectName)
     if queue is None:
-        return failure("MQRC_UNKNOWN_OBJECT_NAME", "open.unknown-object")
+        # A queue whose name differs only in case is another queue (open.names-case-sensitive).
+        other_case = any(name.upper() == od.ObjectName.upper() for name in qm.queues)
+        return failure("MQRC_UNKNOWN_OBJECT_NAME", "open.unknown-object",
+                       *(["open.names-case-sensitive"] if other_case else []))
 
     clauses: list[str] = []
     alias, created, object_name = "", False, None
@@ -67,6 +70,8 @@ def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
         # MQOO_INPUT_AS_Q_DEF opens shared or exclusive as the queue's DefInputOpenOption says.
         exclusive = queue.definition.DefInputOpenOption == OO_INPUT_EXCLUSIVE
         clauses.append("open.input-as-q-def")
+        if not exclusive:
+            clauses.append("queue.def-input-open-option.default-shared")
     else:
         exclusive = bool(options & OO_INPUT_EXCLUSIVE) or (
             bool(options & OO_INPUT_SHARED) and queue.definition.Shareability == 0

@@ -354,7 +354,7 @@ def put(
     stored_flags = msgflags.stored_flags(request.msg_flags, clauses)
     stored = md.copy()
     stored.Version, stored.MsgId, stored.Persistence, stored.Priority = MQMD_VERSION_2, msg_id, persistence, priority
-    clauses.append(context.apply(qm, options, stored))
+    clauses += context.clauses_of(context.apply(qm, conn, options, stored))
     if md.CodedCharSetId == MQCCSI_Q_MGR:  # never returned by MQGET (put.coded-char-set-id.q-mgr-replaced)
         stored.CodedCharSetId = qm.coded_char_set_id
         clauses.append("put.coded-char-set-id.q-mgr-replaced")
@@ -373,9 +373,15 @@ def put(
             stored.ReplyToQMgr = reply_qmgr
             clauses.append("report.reply-to-qmgr-default")
         expires_at = expiry.deadline(qm, md.Expiry)
+        if expires_at is not None:
+            clauses.append("expiry.tenths")
+            if len(pieces) > 1:
+                clauses.append("expiry.segments-each")
     original_length = _stored_original_length(md, flags.segment, length)
     if original_length != md.OriginalLength:
         stored.OriginalLength = original_length
+    if flags.segment or len(pieces) > 1 or original_length != md.OriginalLength:
+        clauses.append("put.original-length.stored")
     uow = None
     if syncpoint:
         uow = qm.unit_of_work(conn)

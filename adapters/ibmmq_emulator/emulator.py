@@ -71,8 +71,6 @@ MQRC_SELECTOR_NOT_FOR_TYPE = 2068
 MQRC_CONNECTION_BROKEN = 2009
 MQRC_NO_MSG_AVAILABLE = 2033
 MQGMO_WAIT = 1
-CONTEXT_OPTIONS = (V["MQPMO_SET_IDENTITY_CONTEXT"] | V["MQPMO_SET_ALL_CONTEXT"] | V["MQPMO_PASS_IDENTITY_CONTEXT"]
-                   | V["MQPMO_PASS_ALL_CONTEXT"] | V["MQPMO_NO_CONTEXT"])
 MQWI_UNLIMITED = -1
 MQIAV_NOT_APPLICABLE = -1
 MQHC_UNUSABLE_HCONN = -1
@@ -109,6 +107,16 @@ def refuse(feature: str) -> Result:
     """MQCC_FAILED, MQRC_FUNCTION_NOT_SUPPORTED for a feature the emulator does not offer; the log line names it."""
     LOG.warning("MQRC_FUNCTION_NOT_SUPPORTED (2298): %s is not modelled by the emulator", feature)
     return Result(MQCC_FAILED, MQRC_FUNCTION_NOT_SUPPORTED, [])
+
+
+# Character attributes the model reads with their defaults (inquire.local-queue-attributes) but the call language
+# cannot set: the emulator keeps them, so MQSET and PCF can change them.
+KEPT_HERE = frozenset({"MQCA_Q_DESC", "MQCA_TRIGGER_DATA"})
+
+
+def _standing(name: str) -> bool:
+    """Whether the emulator's standing table answers (and sets) the attribute ``name`` rather than the model."""
+    return not queue_selector(name) or name in KEPT_HERE
 
 
 class EmulatorError(Exception):
@@ -640,11 +648,11 @@ class Emulator:
 
     def _put_structures(self, md: Any, pmo: Any, conn: _Conn) -> tuple[MQMD, MQPMO]:
         model_md, model_pmo = to_model(md, MD_FIELDS, MQMD()), to_model(pmo, PMO_FIELDS, MQPMO())
-        if self.context and not model_pmo.Options & CONTEXT_OPTIONS:
-            # MQPMO_DEFAULT_CONTEXT (or no context option): the queue manager sets the identity and origin
-            # context (MQPMO_DEFAULT_CONTEXT; the application's own context with SET_*, none with NO_CONTEXT)
-            model_md.UserIdentifier = conn.user[:12]
-            model_md.PutApplName = conn.appl[:28]
+        model_conn = self.world.qmgr(conn.qmgr).connections.get(conn.hconn)
+        if self.context and model_conn is not None:
+            # MQPMO_DEFAULT_CONTEXT (or no context option): the model sets the identity and origin context from
+            # the connection's environment, this process's user and program (reference/context.py)
+            model_conn.user, model_conn.appl_name = conn.user[:12], conn.appl[:28]
         return model_md, model_pmo
 
     @staticmethod
@@ -787,7 +795,7 @@ class Emulator:
         table = standing_objects.standing().queue
         qm = self.world.qmgr(conn.qmgr)
         handle = qm.handles.get(hobj)
-        ours = [n for n in names if n in table and not queue_selector(n)] if handle is not None else []
+        ours = [n for n in names if n in table and _standing(n)] if handle is not None else []
         theirs = [n for n in names if n not in ours]
         result = self._model(lambda: self.world.inquire(conn.qmgr, conn.hconn, hobj, theirs))
         if result.failed:
@@ -822,7 +830,7 @@ class Emulator:
         table = standing_objects.standing().queue
         handle = self.world.qmgr(conn.qmgr).handles.get(hobj)
         names = [selector_name(number) for number in numbers]
-        if handle is None or not any(n in table and table[n].settable and not queue_selector(n) for n in names):
+        if handle is None or not any(n in table and table[n].settable and _standing(n) for n in names):
             result = self._model(lambda: self.world.set(conn.qmgr, conn.hconn, hobj, names, int_values))
             return result.comp_code, result.reason
         model_names, model_values, ours = [], [], {}
@@ -838,7 +846,7 @@ class Emulator:
                 value = _text(char_attrs[offset:offset + length])
                 offset += length
             row = table.get(name)
-            if row is not None and row.settable and not queue_selector(name):
+            if row is not None and row.settable and _standing(name):
                 kind = standing_objects.ALIAS if handle.alias else standing_objects.LOCAL
                 if kind not in row.types:
                     return MQCC_FAILED, MQRC_SELECTOR_ERROR

@@ -373,6 +373,8 @@ def send(cluster: Cluster, qm: QueueManager, conn: Connection, handle: ObjectHan
             return failure("MQRC_UNKNOWN_ALIAS_BASE_Q", "queue.alias.unknown-base", "queue.alias.cluster-alias")
         result = put_module.put(qm, conn, handle, target, md, pmo, data, call=call, via=via)
         result.clauses.append("cluster.workload.local-route")
+        if via is not None:
+            result.clauses.append("queue.alias.cluster-alias")
     else:
         xmitq = qm.queues[CLUSTER_XMITQ]
         # The first definition on the path decides MQPER_PERSISTENCE_AS_Q_DEF and MQPRI_PRIORITY_AS_Q_DEF: a local

@@ -1,0 +1,66 @@
+"""Every clause a scenario cites can fail: the model names it in that scenario's results (the clauses of the
+steps), so a failing step blames it and a passing one credits it - never by accident.
+
+The exceptions are data, in fixtures/clause-production.yaml: clauses of pure documentation (principles the model
+holds by construction, never the decision of one call) and the known gaps (a clause the model applies in a
+scenario without naming it there yet). Both lists can only shrink: a listed clause that the model does name
+fails this test too, so the list stays true.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+import yaml
+
+from mq_conformance import fixtures
+from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.conformance.clauses import load_registry
+from mq_conformance.conformance.runner import run_scenario
+from tests_support import suite_scenarios
+
+LEDGER = yaml.safe_load((fixtures.ROOT / "clause-production.yaml").read_text(encoding="utf-8"))
+DOCUMENTATION: dict[str, str] = LEDGER["documentation"]
+GAPS: dict[tuple[str, str], str] = {(gap["clause"], scenario): gap["reason"]
+                                    for gap in LEDGER["gaps"] for scenario in gap["scenarios"]}
+SCENARIOS = suite_scenarios()
+
+
+@cache
+def produced() -> dict[str, frozenset[str]]:
+    """Scenario id -> the clauses the model named in its steps."""
+    named = {}
+    for scenario in SCENARIOS:
+        result = run_scenario(scenario, ReferenceAdapter())
+        named[scenario.id] = frozenset(c for step in result.steps for c in step.clauses)
+    return named
+
+
+@pytest.mark.parametrize("scenario", [pytest.param(s, id=s.id) for s in SCENARIOS])
+def test_every_clause_a_scenario_cites_is_named_by_the_model_there(scenario):
+    named = produced()[scenario.id]
+    silent = [c for c in scenario.clause_ids() if c not in named and c not in DOCUMENTATION
+              and (c, scenario.id) not in GAPS]
+    assert silent == [], (f"{scenario.id} cites clauses the model never names in its steps, so they can neither "
+                          f"fail nor pass there: {silent}")
+
+
+def test_listed_gaps_name_clauses_their_scenarios_cite():
+    cited = {(c, s.id) for s in SCENARIOS for c in s.clause_ids()}
+    assert sorted(f"{c} in {s}" for (c, s) in GAPS if (c, s) not in cited) == []
+
+
+def test_documentation_clauses_are_never_named_and_exist():
+    registry = load_registry()
+    assert [c for c in DOCUMENTATION if c not in registry] == []
+    everywhere = frozenset().union(*produced().values())
+    assert sorted(c for c in DOCUMENTATION if c in everywhere) == [], \
+        "a clause the model names is not pure documentation"
+    assert all(DOCUMENTATION.values())
+
+
+def test_the_model_names_the_clauses_it_once_left_silent():
+    # The two clauses issue 30 found never produced, now named where they apply.
+    everywhere = frozenset().union(*produced().values())
+    assert {"get.browse.priority-arrivals-need-browse-first", "get.browse.truncated-keeps-cursor"} <= everywhere
