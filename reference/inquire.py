@@ -56,14 +56,15 @@ QUEUE_STATE = {
 
 MAX_SELECTORS = 256
 NOT_APPLICABLE = VALUES["MQIAV_NOT_APPLICABLE"]
-# The length of a character attribute, filled with asterisks when it does not apply (MQ_Q_NAME_LENGTH unless named)
-TEXT_LENGTHS = {"MQCA_TRIGGER_DATA": 64, "MQCA_Q_DESC": 64}
+# A character attribute that does not apply reads as asterisks: 48 of them, the most an attribute of the call
+# language's outcome carries (reference/schemas/outcome.json), whatever the attribute's own length
+NOT_APPLICABLE_TEXT = "*" * 48
 
 
 def not_applicable(selector: str) -> int | str:
     """The value MQINQ returns for an attribute the queue's type does not have: MQIAV_NOT_APPLICABLE, or a
     character attribute's length of asterisks. Clause: inquire.selector-not-for-type."""
-    return "*" * TEXT_LENGTHS.get(selector, 48) if selector.startswith("MQCA_") else NOT_APPLICABLE
+    return NOT_APPLICABLE_TEXT if selector.startswith("MQCA_") else NOT_APPLICABLE
 
 
 def queue_selector(selector: str) -> bool:
