@@ -408,12 +408,13 @@ RANGES = {"CLWLRANK": (0, 9), "CLWLPRTY": (0, 9), "NETPRTY": (0, 9), "CLWLWGHT":
           "CLWLMRUC": (1, 999_999_999)}
 
 
-def _name(args: Mapping[str, Any], key: str, path: str, required: bool = True) -> str | None:
+def _name(args: Mapping[str, Any], key: str, path: str, required: bool = True, what: str = "name") -> str | None:
+    """A non-empty string argument (a queue, handle or other symbolic name); ``what`` words the error."""
     value = args.get(key)
     if value is None and not required:
         return None
     if not isinstance(value, str) or not value:
-        raise CallError(f"needs a {key!r} name", _join(path, key))
+        raise CallError(f"needs a {key!r} {what}", _join(path, key))
     return value
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .calls import CallError, decode_field, encode_bytes
+from .calls import CallError, _join, _name, decode_field, encode_bytes
 from .constants import VALUES
 from .structures import MQOD
 from .subscriptions import MQSD
@@ -44,10 +44,6 @@ ARGUMENTS: dict[str, set[str]] = {
     "subrq": {"handle", "Action"},
 }
 TOPIC_OD_KEYS = ("topic", "ObjectString")
-
-
-def _join(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
 
 
 def decode_topic(args: Mapping[str, Any], path: str) -> tuple[str | None, TopicDefinition]:
@@ -110,13 +106,8 @@ def decode_action(args: Mapping[str, Any], path: str) -> int:
 
 
 def handle_name(args: Mapping[str, Any], key: str, path: str, required: bool = True) -> str | None:
-    """A symbolic handle name argument."""
-    value = args.get(key)
-    if value is None and not required:
-        return None
-    if not isinstance(value, str) or not value:
-        raise CallError(f"needs a {key!r} handle name", _join(path, key))
-    return value
+    """A symbolic handle name argument (calls.py's name check, worded for a handle)."""
+    return _name(args, key, path, required, what="handle name")
 
 
 def encode_sub_correl_id(correl_id: bytes) -> dict[str, Any]:
