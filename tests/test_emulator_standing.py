@@ -15,6 +15,7 @@ CMQC, CMQCFC = ibmmq.CMQC, ibmmq.CMQCFC
 
 
 def test_the_queue_manager_shows_a_developer_queue_managers_attributes(ibmmq_emulator):
+    """Clause emulator.qmgr-attributes."""
     qmgr = ibmmq.connect("QM1")
     assert qmgr.inquire(CMQC.MQCA_Q_MGR_NAME).strip() == b"QM1"
     assert qmgr.inquire(CMQC.MQIA_CODED_CHAR_SET_ID) == 1208
@@ -37,6 +38,7 @@ def test_a_selector_the_queue_manager_does_not_have_is_a_selector_error(ibmmq_em
 
 
 def test_a_new_queue_manager_has_its_default_objects(ibmmq_emulator):
+    """Clause emulator.default-objects."""
     qmgr = ibmmq.connect("QM1")
     for name in ("SYSTEM.DEAD.LETTER.QUEUE", "SYSTEM.DEFAULT.LOCAL.QUEUE", "SYSTEM.ADMIN.COMMAND.QUEUE"):
         queue = ibmmq.Queue(qmgr, name, CMQC.MQOO_INQUIRE)
@@ -52,6 +54,7 @@ def test_a_new_queue_manager_has_its_default_objects(ibmmq_emulator):
 
 
 def test_a_queue_answers_the_attributes_the_model_keeps_no_rule_about(ibmmq_emulator):
+    """Clause emulator.queue-attributes."""
     ibmmq_emulator.define_queue("APP.IN")
     qmgr = ibmmq.connect("QM1")
     queue = ibmmq.Queue(qmgr, "APP.IN", CMQC.MQOO_INQUIRE | CMQC.MQOO_SET)
