@@ -5,14 +5,13 @@ import os
 import subprocess
 import sys
 
-from toy import run
+from toy import run, write_pid
 
 
 def orphan(request: dict) -> None:
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])  # inherits stdout and stderr
     if os.environ.get("MQCONF_TEST_PIDFILE"):  # for the test that checks the child died too
-        with open(os.environ["MQCONF_TEST_PIDFILE"], "w") as pidfile:
-            pidfile.write(str(child.pid))
+        write_pid(child.pid)
     sys.stderr.write("toy: leaving a child behind\n")
     sys.stderr.flush()
     sys.exit(4)

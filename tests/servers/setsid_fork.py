@@ -5,20 +5,22 @@ import os
 import sys
 import time
 
-from toy import run
+from toy import run, write_pid
 
 
 def escape(request: dict) -> None:
-    if os.fork() == 0:
+    child = os.fork()
+    if child == 0:
         os.setsid()
-        if os.fork() == 0:
-            with open(os.environ["MQCONF_TEST_PIDFILE"], "w") as pidfile:
-                pidfile.write(str(os.getpid()))
+        grandchild = os.fork()
+        if grandchild == 0:
             while True:
                 with open(os.environ["MQCONF_TEST_PIDFILE"] + ".log", "a") as log:
                     log.write("still here\n")
                 time.sleep(0.1)
+        write_pid(grandchild)  # before the outcome is answered, so the test always knows whom to look for
         os._exit(0)
+    os.waitpid(child, 0)
     sys.stdout.write('{"type": "outcome", "id": %d, "outcome": {"CompCode": "MQCC_OK", "Reason": "MQRC_NONE"}}\n'
                      % request["id"])
     sys.stdout.flush()

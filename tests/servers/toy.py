@@ -14,6 +14,15 @@ import sys
 HELLO = {"type": "hello", "protocol": 1, "implementation": {"name": "toy", "version": "1"}, "capabilities": ["core"]}
 
 
+def write_pid(pid: int) -> None:
+    """Record ``pid`` in ``$MQCONF_TEST_PIDFILE`` whole (written aside, then renamed): a test that waits for the
+    file never reads it half-written, even when the writer is killed in between."""
+    path = os.environ["MQCONF_TEST_PIDFILE"]
+    with open(f"{path}.{os.getpid()}.tmp", "w") as aside:
+        aside.write(str(pid))
+    os.replace(f"{path}.{os.getpid()}.tmp", path)
+
+
 def reply(message: dict) -> None:
     sys.stdout.write(json.dumps(message) + "\n")
     sys.stdout.flush()
