@@ -426,7 +426,8 @@ def render_matrix_campaigns(reports: list[dict[str, Any]], head: str) -> list[st
 
 def _signature_label(signature: dict) -> str:
     # the reason codes before the options: a clipped label keeps what tells signatures apart most often
-    return (f"{signature['op']}: model {signature['model_reason']}, adapter {signature['impl_reason']} "
+    fields = f" in {signature['fields']}" if signature.get("fields") else ""
+    return (f"{signature['op']}{fields}: model {signature['model_reason']}, adapter {signature['impl_reason']} "
             f"[{signature['options'] or 'no options'}]")
 
 
@@ -490,8 +491,8 @@ def render_campaign(campaign: dict[str, Any], report: dict[str, Any], anchor: st
         out.append(f'<p class="ok">No divergence in {campaign["sequences"]} sequences ({campaign["steps"]} calls): '
                    "the adapter answered every call as the model did.</p>")
     else:
-        out.append("<p>A signature is the first diverging call's op and options and the reason codes of the model "
-                   "and of the adapter; each has a witness, the shortest sequence showing it, as a scenario file.</p>")
+        out.append("<p>A signature is the first diverging call's op and options, the fields it differs in (each "
+                   "MQINQ selector apart) and the reason codes of the model and of the adapter; each has a witness, the shortest sequence showing it, as a scenario file.</p>")
         out.append(bar_chart(f"{anchor}-signatures", "Divergent sequences per signature", [
             {"label": f"#{i} {_signature_label(sig)}", "value": sig["count"], "text": str(sig["count"]),
              "title": f"#{i} {_signature_label(sig)}: {sig['count']} sequence(s)"}
@@ -503,7 +504,8 @@ def render_campaign(campaign: dict[str, Any], report: dict[str, Any], anchor: st
             where = (f"<code>{_e(witness['path'])}</code><br>run it: <code>{_e(witness['command'])}</code>"
                      if witness["path"] else "(no witness file recorded)")
             out.append(f'<tr class="signature" id="{_e(anchor)}-sig-{i}"><td>{i}</td><td class=num>{sig["count"]}</td>'
-                       f"<td><code>{_e(sig['op'])}</code> [{_e(sig['options'] or 'no options')}]</td>"
+                       f"<td><code>{_e(sig['op'])}</code> [{_e(sig['options'] or 'no options')}]"
+                       + (f"<br>in <code>{_e(sig['fields'])}</code>" if sig.get("fields") else "") + "</td>"
                        f"<td>{_e(sig['model_reason'])} / {_e(sig['impl_reason'])}</td>"
                        f"<td>{where}<br><small>sequence {_e(witness['sequence_id'])}, "
                        f"{witness['length']} calls</small></td></tr>")

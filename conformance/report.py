@@ -495,6 +495,7 @@ def campaign_section(copy: dict[str, Any], directory: Path) -> dict[str, Any]:
                    if witness else None)
         signatures.append({
             **{k: signature[k] for k in ("op", "options", "model_reason", "impl_reason", "count", "slug")},
+            "fields": str(signature.get("fields") or ""),  # a campaign of an earlier suite did not record them
             "witness": {"sequence_id": signature["witness"]["sequence_id"], "length": signature["witness"]["length"],
                         "path": _relative(witness, directory) if witness else None, "command": command}})
     clauses = sorted(aggregates["clauses"].items(), key=lambda item: (-item[1], item[0]))
@@ -816,7 +817,8 @@ def campaign_failures(campaigns: list[dict], adapter: dict) -> list[dict]:
                 "kind": "campaign", "id": f"{campaign['id']}/{signature['slug']}", "status": FAILED, "clauses": [],
                 "also_applied": [], "sequence": [], "decision_only": False, "counts": True,
                 "message": f"campaign {campaign['id']}: {signature['count']} sequence(s) diverge at "
-                           f"{signature['op']} [{signature['options'] or 'no options'}]: model "
+                           f"{signature['op']} [{signature['options'] or 'no options'}]"
+                           + (f" in {signature['fields']}" if signature.get("fields") else "") + ": model "
                            f"{signature['model_reason']}, implementation {signature['impl_reason']}; witness "
                            f"{signature['witness']['path'] or '(none recorded)'}"})
     return failures

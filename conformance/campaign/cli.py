@@ -137,6 +137,7 @@ def print_summary(summary: dict) -> None:
             print(f"  unreached {row}: {why}")
     for signature in a["signatures"]:
         print(f"DIVERGENCE x{signature['count']}: {signature['op']} [{signature['options'] or 'no options'}] "
-              f"model {signature['model_reason']} vs adapter {for_terminal(signature['impl_reason'], 300)}")
+              f"in {signature.get('fields') or 'its outcome'}: model {signature['model_reason']}, implementation "
+              f"{for_terminal(signature['impl_reason'], 300)} ({signature['slug']})")
         print(f"  witness ({signature['witness']['length']} calls): {summary['witnesses'][signature['slug']]}")
     print(f"summary: {shown(join(summary['directory'], 'summary.json'))}")

@@ -148,6 +148,7 @@ class Replayed:
     model: list[str | None] = field(default_factory=list)
     impl: list[str | None] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    fields: str = ""  # the fields the diverging call differs in (:func:`differing_fields`), "" without a divergence
 
     @property
     def diverged(self) -> bool:
@@ -163,7 +164,8 @@ class Replayed:
                  "expect": self.expect[i], "clauses": list(self.clauses[i]),
                  "problems": list(self.problems) if i == last else [], "diverged": i == last and self.diverged,
                  "options": self.options[i], "model_reason": self.model_reason[i],
-                 "impl_reason": self.impl_reason[i]} for i in range(len(self.op))]
+                 "impl_reason": self.impl_reason[i], "fields": self.fields if i == last else ""}
+                for i in range(len(self.op))]
 
 
 def replay_columns(sequence: Mapping[str, Any], model: Adapter, impl: Adapter, full: bool = False) -> Replayed:
@@ -202,6 +204,7 @@ def replay_columns(sequence: Mapping[str, Any], model: Adapter, impl: Adapter, f
             # failed on (the expectation and the clauses describe every other step)
             kept[index] = (_plain(left), _plain(right))
         if problems:
+            out.fields = differing_fields(left, right, problems)
             break
     out.problems = problems
     count = len(history)
@@ -224,6 +227,38 @@ def replay(sequence: Mapping[str, Any], model: Adapter, impl: Adapter) -> list[d
     (empty unless the outcomes differ), ``diverged``, ``options``, ``model_reason`` and ``impl_reason``. The
     last record is the diverging one, if any."""
     return replay_columns(sequence, model, impl, full=True).records()
+
+
+def differing_fields(left: Outcome, right: Outcome, problems: list[str]) -> str:
+    """The fields a diverging call differs in, for its signature: each difference's field as the comparison names
+    it (``Reason``, ``MD.Priority``, ``error``), and for ``attributes`` (MQINQ's answer) each selector whose value
+    differs (``attributes.MQIA_CURRENT_Q_DEPTH``), sorted, joined by +. Two different attribute bugs are two
+    signatures. Only names the comparison policy or MQ defines appear: a selector the implementation made up is
+    ``attributes.(not an MQ selector)``, so an implementation's free text never makes a signature each."""
+    found: set[str] = set()
+    for problem in problems:
+        name = problem.split(":", 1)[0]
+        if name != "attributes":
+            found.add(name if name.replace(".", "").replace("_", "").isalnum() else "(other)")
+            continue
+        mine, theirs = left.attributes, right.attributes
+        if not isinstance(mine, Mapping) or not isinstance(theirs, Mapping):
+            found.add("attributes")
+            continue
+        for selector in set(mine) | set(theirs):
+            if mine.get(selector, _ABSENT) != theirs.get(selector, _ABSENT):
+                found.add(f"attributes.{_known_selector(selector, mine)}")
+    return "+".join(sorted(found))
+
+
+_ABSENT = object()
+
+
+def _known_selector(selector: Any, model: Mapping[str, Any]) -> str:
+    from mq_conformance.reference.constants import VALUES
+
+    return selector if selector in model or (isinstance(selector, str) and selector in VALUES) \
+        else "(not an MQ selector)"
 
 
 def _known_reason(reason: Any) -> str | None:

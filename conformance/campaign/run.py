@@ -16,8 +16,9 @@ the settings and its number, so it runs the same in this process or on any Spark
 The step columns (:data:`STEP_COLUMNS`, :func:`arrow_schema`): ``seq`` (the sequence's index), ``sequence_id``,
 ``area``, ``target`` (the table row it was steered at, or null), ``step`` (the call's position), ``op``,
 ``options`` (the option names it passes, sorted, joined by +), ``model_reason`` and ``impl_reason`` (each side's
-MQRC name, or ``error: ...``), ``clauses`` (the model's), ``diverged`` and ``problems`` (the differences, on the
-diverging call only). What a divergence needs is kept whole, and only there (a campaign replays millions of
+MQRC name, or ``error: ...``), ``clauses`` (the model's), ``diverged``, ``problems`` (the differences) and
+``fields`` (the fields they are in, every MQINQ selector apart: replay.differing_fields), on the diverging call
+only. What a divergence needs is kept whole, and only there (a campaign replays millions of
 calls): ``call`` (the call with ``$idN`` symbols) and ``expect`` (the model's outcome as a scenario expectation),
 JSON, for every step of a sequence that diverged and for a call an executor failed on; ``model`` and ``impl``
 (both outcomes, JSON) on the diverging call and on calls an executor failed on. They are null elsewhere: a
@@ -53,10 +54,12 @@ from .store import CampaignError, Store, is_uri, join
 __all__ = ["CampaignError", "Store"]  # re-exported: the campaign's error and folder live in store.py
 
 STEP_COLUMNS = ("seq", "sequence_id", "area", "target", "step", "op", "call", "model", "impl", "expect", "clauses",
-                "problems", "diverged", "options", "model_reason", "impl_reason")
+                "problems", "diverged", "options", "model_reason", "impl_reason", "fields")
 # the columns a sequence's replay gives one value per call for (replay.Replayed)
 REPLAYED_COLUMNS = ("op", "call", "model", "impl", "expect", "clauses", "options", "model_reason", "impl_reason")
-SIGNATURE = ("op", "options", "model_reason", "impl_reason")
+# A divergence's signature: the call (op and options), the fields it differs in (replay.differing_fields: every
+# MQINQ selector apart) and both reason codes
+SIGNATURE = ("op", "options", "model_reason", "impl_reason", "fields")
 
 
 @dataclass(frozen=True)
@@ -154,7 +157,7 @@ class Worker:
         steering = Steering(self.config.seed, self.config.areas) if sequences is None and self.corpus is None else None
         per_sequence = [columns[name] for name in STEP_COLUMNS[:4]]
         per_step = [(columns[name], name) for name in REPLAYED_COLUMNS]
-        steps, problems, diverged = columns["step"], columns["problems"], columns["diverged"]
+        steps, problems, diverged, fields = columns["step"], columns["problems"], columns["diverged"], columns["fields"]
         for index in indexes:
             seq = sequences[index] if sequences is not None else self.sequence(index, steering)
             self.model.reset()
@@ -174,6 +177,8 @@ class Worker:
             problems.append(replayed.problems)
             diverged.extend(itertools.repeat(False, count - 1))
             diverged.append(replayed.diverged)
+            fields.extend(itertools.repeat("", count - 1))
+            fields.append(replayed.fields)
             if steering is not None:
                 steering.saw(itertools.chain.from_iterable(replayed.clauses))
         return columns
@@ -188,7 +193,7 @@ def arrow_schema():
         ("op", pa.string()), ("call", pa.string()), ("model", pa.string()), ("impl", pa.string()),
         ("expect", pa.string()), ("clauses", pa.list_(pa.string())), ("problems", pa.list_(pa.string())),
         ("diverged", pa.bool_()), ("options", pa.string()), ("model_reason", pa.string()),
-        ("impl_reason", pa.string()),
+        ("impl_reason", pa.string()), ("fields", pa.string()),
     ])
 
 
@@ -351,7 +356,7 @@ def finish_aggregates(sequences: int, steps: int, clauses: Mapping[str, int],
         signature = dict(zip(SIGNATURE, key))
         listed.append({**signature, "count": int(count), "slug": signature_slug(signature),
                        "witness": {"sequence": int(seq), "sequence_id": sequence_id, "length": int(length)}})
-    listed.sort(key=lambda s: (-s["count"], s["op"], s["options"], s["model_reason"], s["impl_reason"]))
+    listed.sort(key=lambda s: (-s["count"], *(s[k] for k in SIGNATURE)))
     return {
         "sequences": int(sequences),
         "steps": int(steps),
@@ -398,7 +403,8 @@ def witness_scenario(signature: Mapping[str, Any], rows: Sequence[Mapping[str, A
     return {
         "id": f"campaign-{signature['slug']}",
         "title": f"Campaign witness: {adapter} differs from the model on {signature['op']} "
-                 f"[{signature['options'] or 'no options'}] ({signature['model_reason']} vs {signature['impl_reason']}); "
+                 f"[{signature['options'] or 'no options'}] in {signature.get('fields') or 'its outcome'} (model "
+                 f"{signature['model_reason']}, implementation {signature['impl_reason']}); "
                  f"sequence {last['sequence_id']}, {len(rows)} calls; " + "; ".join(last["problems"])[:300],
         "clauses": sorted(set(last["clauses"])) or ["get.order.priority-then-physical"],
         "capabilities": ["core"],
