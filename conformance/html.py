@@ -15,7 +15,7 @@ from mq_conformance.adapters.untrusted import visible
 
 STATUS_COLOURS = {
     "passed": "#2e7d32", "failed": "#c62828", "error": "#c62828", "unexpected pass": "#ef6c00",
-    "expected failure": "#7b6f00", "decision differs": "#8e24aa", "not claimed": "#607d8b", "not covered": "#9e9e9e",
+    "expected failure": "#7b6f00", "not seen this run": "#7b6f00", "decision differs": "#8e24aa", "not claimed": "#607d8b", "not covered": "#9e9e9e",
     "skipped": "#9e9e9e", "inconclusive": "#9e9e9e", "incomplete": "#9e9e9e",
 }
 ORDER = ("passed", "failed", "unexpected pass", "expected failure", "decision differs", "not claimed", "not covered")
@@ -318,8 +318,9 @@ def render_failure(failure: dict, report: dict) -> str:
     if failure.get("path"):
         out.append(f"<p><code>{_e(failure['path'])}</code>" + (f" - {_e(failure['title'])}" if failure.get("title") else "")
                    + "</p>")
-    if failure["status"] == "expected failure":
-        out.append(f'<p class="expected">Listed by the implementation as expected: '
+    if failure["status"] in ("expected failure", "not seen this run"):
+        unseen = " (a random search that did not hit it this run)" if failure["status"] == "not seen this run" else ""
+        out.append(f'<p class="expected">Listed by the implementation as expected{unseen}: '
                    f'{_e(failure.get("expected_reason") or "(no reason given)")}</p>')
     divergence = failure.get("divergence") or {}
     if divergence.get("summary"):

@@ -58,12 +58,15 @@ _STEP_FIELDS = tuple(f.name for f in fields(StepResult))
 SCHEMA = Path(__file__).resolve().parent / "schemas" / "report.json"
 EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_COVERED, SKIPPED = "expected failure", "unexpected pass", "not covered", "skipped"
 DECISION_DIFFERS = "decision differs"  # a difference at a clause the model decided (the documents are silent)
+# listed as an expected failure, found only by a random search (a state machine, a campaign), not hit this run
+NOT_SEEN = "not seen this run"
 INCONCLUSIVE = "inconclusive"  # evidence that failed elsewhere: it neither passes nor fails this clause
 CLAUSE_STATUSES = (FAILED, UNEXPECTED_PASS, EXPECTED_FAILURE, DECISION_DIFFERS, PASSED, NOT_CLAIMED, NOT_COVERED)
-EVIDENCE_STATUSES = (PASSED, FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_CLAIMED, SKIPPED, INCONCLUSIVE)
+EVIDENCE_STATUSES = (PASSED, FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_SEEN, NOT_CLAIMED, SKIPPED,
+                     INCONCLUSIVE)
 # How a piece of evidence counts towards its clause's status.
 _CLAUSE_OF = {PASSED: PASSED, FAILED: FAILED, ERROR: FAILED, EXPECTED_FAILURE: EXPECTED_FAILURE,
-              UNEXPECTED_PASS: UNEXPECTED_PASS, NOT_CLAIMED: NOT_CLAIMED}
+              UNEXPECTED_PASS: UNEXPECTED_PASS, NOT_SEEN: EXPECTED_FAILURE, NOT_CLAIMED: NOT_CLAIMED}
 VERDICTS = ("passed", "failed", "incomplete")
 DECISION = "decision"  # the clause confidence of a rule the model decided
 
@@ -600,7 +603,7 @@ def _test_failure(record: dict, divergences: list[dict]) -> dict:
     blamed, also = blame_of_test(record)
     failure = {"kind": "test", "id": record["id"], "status": record["status"], "clauses": blamed,
                "also_applied": also, "message": record.get("message", ""), "sequence": []}
-    if record["status"] == EXPECTED_FAILURE:
+    if record["status"] in (EXPECTED_FAILURE, NOT_SEEN):
         failure["expected_reason"] = record.get("message", "")
     for divergence in divergences:
         if divergence["file"] in failure["message"]:
@@ -729,7 +732,7 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
             if blamed is not None and clause_id not in blamed:
                 status = INCONCLUSIVE
             cite(clause_id, "tests", test["id"], status)
-        if test["status"] in (FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS):
+        if test["status"] in (FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_SEEN):
             failures.append(_test_failure(test, divergences))
 
     def is_decision(clause_id: str) -> bool:
@@ -739,7 +742,7 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
     for failure in failures:
         # a difference only at clauses the model decided does not fail a certificate unless it claims strict
         failure["decision_only"] = bool(failure["clauses"]) and all(map(is_decision, failure["clauses"]))
-        failure["counts"] = failure["status"] in (UNEXPECTED_PASS, EXPECTED_FAILURE) or (
+        failure["counts"] = failure["status"] in (UNEXPECTED_PASS, EXPECTED_FAILURE, NOT_SEEN) or (
             failure["status"] in (FAILED, ERROR) and (strict or not failure["decision_only"]))
     failures_of: dict[str, list[str]] = {}
     for failure in failures:
@@ -842,9 +845,11 @@ def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing
     # listed by the implementation: still failed. One count: the scenarios and tests that failed as listed.
     known = expected if expected is not None else sum(1 for f in failures if f["status"] == EXPECTED_FAILURE)
     decisions = sum(1 for f in failures if f["decision_only"] and not f["counts"])
+    # listed, and a random search did not hit them this run: still listed as failing by the implementation
+    unseen = sum(1 for f in failures if f["status"] == NOT_SEEN)
     counts = {"failed_clauses": by_status.get(FAILED, 0), "failed_scenarios": scenarios, "failed_tests": len(tests),
               "failed_tests_without_clause": unclaused, "unexpected_passes": unexpected, "expected_failures": known,
-              "decision_differences": decisions, "campaign_signatures": signatures}
+              "not_seen": unseen, "decision_differences": decisions, "campaign_signatures": signatures}
     reasons = []
     if counts["failed_clauses"]:
         reasons.append(f"{counts['failed_clauses']} clause{'s' * (counts['failed_clauses'] != 1)} failed")
@@ -861,6 +866,9 @@ def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing
         clauses = by_status.get(EXPECTED_FAILURE, 0)
         reasons.append(f"{known} expected failure{'s' * (known != 1)} (listed by the implementation"
                        + (f"; {clauses} clause{'s' * (clauses != 1)}" if clauses else "") + ")")
+    if unseen:
+        reasons.append(f"{unseen} expected failure{'s' * (unseen != 1)} not seen this run (listed by the "
+                       "implementation; a random search that did not hit {})".format("them" if unseen != 1 else "it"))
     status = "incomplete" if missing["reasons"] else "failed" if reasons else "passed"
     if missing["reasons"]:
         reasons = missing["reasons"] + reasons
@@ -891,9 +899,9 @@ def percent(part: int, whole: int) -> str:
 
 
 _COUNT_WORDS = {PASSED: "passed", FAILED: "failed", ERROR: "errors", EXPECTED_FAILURE: "expected failures",
-                UNEXPECTED_PASS: "unexpected passes", NOT_CLAIMED: "not claimed", SKIPPED: "skipped",
-                INCONCLUSIVE: "inconclusive"}
-_COUNT_ORDER = (PASSED, FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_CLAIMED, SKIPPED, INCONCLUSIVE)
+                UNEXPECTED_PASS: "unexpected passes", NOT_SEEN: "not seen this run", NOT_CLAIMED: "not claimed",
+                SKIPPED: "skipped", INCONCLUSIVE: "inconclusive"}
+_COUNT_ORDER = (PASSED, FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_SEEN, NOT_CLAIMED, SKIPPED, INCONCLUSIVE)
 
 
 def count_parts(counts: dict[str, int]) -> str:
@@ -1026,10 +1034,11 @@ def render_summary(report: dict[str, Any]) -> str:
         note = "" if failure.get("counts", True) else " (a difference where the model decided; not failed)"
         lines.append(f"### {failure['status']}: {failure['id']}" + (f" ({failure['path']})" if failure.get("path") else "")
                      + note)
-        if failure["status"] == EXPECTED_FAILURE:
-            lines.append("- listed by the implementation as expected: "
-                         + (for_markdown(failure.get("expected_reason") or "", 1000) or "(no reason given)"))
-        line = failure_line(failure)
+        if failure["status"] in (EXPECTED_FAILURE, NOT_SEEN):
+            lines.append("- listed by the implementation as expected"
+                         + (" (a random search that did not hit it this run)" if failure["status"] == NOT_SEEN else "")
+                         + ": " + (for_markdown(failure.get("expected_reason") or "", 1000) or "(no reason given)"))
+        line = failure_line(failure) if failure["status"] != NOT_SEEN else ""  # nothing failed this run
         if line:
             lines.append(f"- {for_markdown(line, 1000)}")
         if not failure["clauses"]:

@@ -40,3 +40,73 @@ def test_mqconf_scenario_takes_the_expectations_file_and_judges_as_a_run_does(tm
     out = capsys.readouterr().out
     assert "EXPECTED FAILURE browse-length-unknown: MQGMO_BROWSE_MSG_UNDER_CURSOR is not implemented" in out
     assert " 0 failed, 0 errors, " in out and "expected failures" in out
+
+
+LISTED = '''
+from hypothesis import given, settings, strategies as st
+
+
+@settings(max_examples=5, database=None)
+@given(st.integers())
+def test_a_search_that_did_not_hit_it(n):
+    assert isinstance(n, int)
+
+
+@settings(max_examples=5, database=None)
+@given(st.integers())
+def test_a_search_that_hit_it(n):
+    assert not isinstance(n, int)
+
+
+def test_a_fixed_check():
+    assert True
+'''
+
+
+def test_a_listed_random_search_that_passes_is_not_seen_this_run_and_a_listed_fixed_test_an_unexpected_pass(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "test_listed.py").write_text(LISTED)
+    (tmp_path / "expected.yaml").write_text("expected_failures:\n" + "".join(
+        f"  - test: test_listed.py::{name}\n    reason: seen sometimes\n"
+        for name in ("test_a_search_that_did_not_hit_it", "test_a_search_that_hit_it", "test_a_fixed_check")))
+    log = tmp_path / "tests.jsonl"
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+                           "mq_conformance.conformance.testlog", "--expectations", "expected.yaml", "test_listed.py"],
+                          cwd=tmp_path, env={**os.environ, "MQCONF_TESTLOG": str(log)}, capture_output=True, text=True,
+                          timeout=120)
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    statuses = {r["id"].split("::")[-1]: r["status"] for r in records if r["kind"] == "test"}
+    assert statuses == {"test_a_search_that_did_not_hit_it": "not seen this run",
+                        "test_a_search_that_hit_it": "expected failure",
+                        "test_a_fixed_check": "unexpected pass"}, done.stdout[-2000:]
+    unseen = next(r for r in records if r.get("status") == "not seen this run")
+    assert unseen["message"] == "seen sometimes"
+
+
+def test_a_random_search_not_seen_this_run_keeps_its_clause_listed_and_the_run_failed(tmp_path):
+    import json
+
+    from mq_conformance.conformance.clauses import load_registry
+    from mq_conformance.conformance.report import RunWriter
+
+    adapter = type("A", (), {"name": "sample", "version": "1", "capabilities": frozenset({"core"})})()
+    writer = RunWriter(tmp_path, adapter, planned=[])
+    writer.plan_tests()
+    test = {"kind": "test", "id": "test_differential.py::test_the_adapter_agrees_with_the_model[core]",
+            "status": "not seen this run", "when": "call", "clauses": ["put.msgid.generated"], "blamed": [],
+            "duration": 0.1, "message": "the machine finds the wrong MsgId sometimes"}
+    (tmp_path / "tests.jsonl").write_text("".join(json.dumps(line) + "\n" for line in [
+        {"kind": "collected", "count": 1, "ids": [test["id"]]}, test, {"kind": "finished", "exitstatus": 0}]))
+    writer.finish(load_registry())
+    report = json.loads((tmp_path / "conformance.json").read_text())
+    assert report["summary"]["tests"]["not seen this run"] == 1
+    assert report["clauses"]["put.msgid.generated"]["status"] == "expected failure"  # the implementation says so
+    assert report["verdict"]["status"] == "failed" and report["verdict"]["counts"]["not_seen"] == 1
+    assert "1 expected failure not seen this run" in report["verdict"]["headline"]
+    summary = (tmp_path / "summary.md").read_text()
+    assert "1 not seen this run" in summary and "did not hit it this run): the machine finds the wrong MsgId" in summary
+    assert "unexpected pass" not in summary and "\n- the machine finds" not in summary  # no failure to show

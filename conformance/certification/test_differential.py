@@ -27,7 +27,7 @@ DECLARED = {name: machine.vocabulary_area.declared_clauses() for name, machine i
 
 @pytest.mark.parametrize("machine", [
     pytest.param(machine, id=name, marks=[pytest.mark.capability(*sorted(machine.vocabulary_area.capabilities)),
-                                          pytest.mark.clause(*DECLARED[name])])
+                                          pytest.mark.clause(*DECLARED[name]), pytest.mark.random_search])
     for name, machine in MACHINES.items()
 ])
 def test_the_adapter_agrees_with_the_model(request, machine, adapter_instance):
