@@ -170,9 +170,17 @@ def on_side(value: Any, identities: Identities, side: str) -> Any:
     return value
 
 
-def symbolic(outcome: Outcome, identities: Identities, side: str, policy: dict[str, Any]) -> dict[str, Any]:
-    """The compared part of an outcome, with identifiers replaced by their symbols: an expectation."""
+def symbolic(outcome: Outcome, identities: Identities, side: str, policy: dict[str, Any],
+             other: Outcome | None = None) -> dict[str, Any]:
+    """The compared part of an outcome, with identifiers replaced by their symbols: an expectation.
+
+    An identifier no symbol stands for yet (one this side generated at a diverging call, where the other side's
+    did not match) is never this side's own bytes, which no other implementation generates, so the expectation
+    replays on any implementation: where the ``other`` side answered the none value (``MQGI_NONE``), it is
+    ``{not: MQGI_NONE}``; otherwise a fresh variable, ``$new1``..., the expectation that the call generates an
+    identifier not seen before (the scenario language binds variables one-to-one)."""
     expect: dict[str, Any] = {}
+    fresh: dict[Any, str] = {}
     for key, rule in policy.items():
         value = getattr(outcome, key)
         if value is None:
@@ -184,7 +192,9 @@ def symbolic(outcome: Outcome, identities: Identities, side: str, policy: dict[s
                     continue
                 item = value[name]
                 if how == "identity" and item not in NONE_NAMES:
-                    item = identities.symbol(side, item) or {"hex": item}
+                    theirs = (getattr(other, key, None) or {}).get(name) if other is not None else None
+                    item = identities.symbol(side, item) or (
+                        {"not": theirs} if theirs in NONE_NAMES else fresh.setdefault(item, f"$new{len(fresh) + 1}"))
                 part[name] = _expected_options(item)
             expect[key] = part
         else:

@@ -192,7 +192,7 @@ def replay(trace: list[dict[str, Any]], model: Adapter, impl: Adapter,
             symbol = identities.symbol("left", (getattr(left, key) or {}).get(name))
             if symbol is not None:
                 bound[variable] = symbol
-        steps.append({"op": entry["op"], "args": args, "expect": symbolic(left, identities, "left", policy),
+        steps.append({"op": entry["op"], "args": args, "expect": symbolic(left, identities, "left", policy, right),
                       "problems": problems, "clauses": list(left.clauses)})
         if problems:
             break

@@ -121,14 +121,16 @@ def _plain(outcome: Outcome) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-def _expectation(outcome: Outcome, identities: Identities, bound: int) -> str:
+def _expectation(outcome: Outcome, identities: Identities, bound: int, other: Outcome | None = None) -> str:
     """The model's outcome as a scenario expectation (JSON), with the symbols the first ``bound`` bindings
     gave: what :func:`~mq_conformance.conformance.compare.symbolic` said right after that call's comparison (bindings are
-    only ever added, in order, so a prefix of them is the state at any earlier call)."""
+    only ever added, in order, so a prefix of them is the state at any earlier call). ``other`` is the
+    implementation's outcome of a diverging call: an identifier only the model generated there is expected as a
+    new one (or as not the none value the implementation gave), never as the model's bytes."""
     if bound != identities.count:
         identities = Identities(dict(itertools.islice(identities.left.items(), bound)),
                                 dict(itertools.islice(identities.right.items(), bound)), bound)
-    return _JSON(symbolic(outcome, identities, "left", POLICY))
+    return _JSON(symbolic(outcome, identities, "left", POLICY, other))
 
 
 @dataclass
@@ -212,7 +214,7 @@ def replay_columns(sequence: Mapping[str, Any], model: Adapter, impl: Adapter, f
     for index in range(count) if full or problems else kept:
         recorded, left, bound = history[index]
         out.call[index] = _JSON(recorded)
-        out.expect[index] = _expectation(left, identities, bound)
+        out.expect[index] = _expectation(left, identities, bound, right if problems and index == count - 1 else None)
     for index, (model_json, impl_json) in kept.items():
         out.model[index], out.impl[index] = model_json, impl_json
     return out
