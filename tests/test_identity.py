@@ -69,3 +69,40 @@ def test_a_run_records_and_shows_the_implementations_hello_the_suite_and_the_com
     html = (tmp_path / "run" / "conformance.html").read_text()
     assert "protocol-1-as-first-published 3.1; language Python; protocol 1" in html
     assert f"<td>command</td><td>mqconf run --adapter jsonlines:{script}" in html
+
+
+def test_a_program_swapped_behind_the_same_hello_is_not_resumed_and_the_line_names_the_program(tmp_path, capsys):
+    """The campaign of the issue: srv.sh switched to a broken implementation that greets exactly as before. The
+    fingerprint of the program the command names (conformance/identity.py) tells them apart."""
+    own_ids = Path(__file__).parent / "servers" / "own_ids.py"
+    script = tmp_path / "srv.sh"
+    script.write_text(f"#!/bin/sh\nexec {sys.executable} {own_ids}\n")
+    script.chmod(0o755)
+    command = ["campaign", "--adapter", f"jsonlines:{script}", "--sequences", "4", "--length", "5", "--areas",
+               "queues", "--master", "inprocess", "--output", str(tmp_path / "campaigns"), "--id", "c"]
+    assert cli.main(command) in (0, 1)
+    recorded = json.loads((tmp_path / "campaigns" / "c" / "campaign.json").read_text())["identity"]
+    assert recorded["implementation"]["program"] == {str(script.resolve()): recorded["implementation"]["program"][
+        str(script.resolve())]} and recorded["implementation"]["program"][str(script.resolve())].startswith("sha256:")
+    capsys.readouterr()
+
+    script.write_text(f"#!/bin/sh\nMQCONF_TEST_MUTANT=new-msg-id-ignored exec {sys.executable} {own_ids}\n")
+    assert cli.main(command) == 2
+    out, err = capsys.readouterr()
+    [line] = err.strip().splitlines()
+    assert "holds a campaign of another implementation or suite, not resumed" in line, line
+    assert f"implementation.program.{script.resolve()} 'sha256:" in line and "version" not in line, line
+    assert "partitions" not in out
+
+
+def test_the_fingerprint_reads_only_regular_files_the_command_names_and_never_a_fifo(tmp_path):
+    import os
+    from types import SimpleNamespace
+
+    from mq_conformance.conformance.identity import program_fingerprint
+
+    fifo, script = tmp_path / "fifo", tmp_path / "server.js"
+    os.mkfifo(fifo)  # opening it for reading would block until a writer came
+    script.write_text("console.log('hello')\n")
+    adapter = SimpleNamespace(command=["node-that-is-not-installed", str(script), str(fifo), "--port", str(tmp_path)])
+    assert program_fingerprint(adapter) == {str(script.resolve()): program_fingerprint(adapter)[str(script.resolve())]}
