@@ -106,7 +106,10 @@ def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> 
     return None
 
 
-EXPECTATION_KEYS = ("scenario", "clause", "test", "reason", "issue")
+EXPECTATION_KEYS = ("scenario", "clause", "test", "signature", "reason", "issue")
+NAMES = ("scenario", "clause", "test", "signature")  # what an expected failure names: one of these
+# a campaign divergence signature's slug, as mqconf campaign prints it (campaign/run.py signature_slug)
+SIGNATURE_SLUG = re.compile(r"^[a-z][a-z0-9_]*-[0-9a-f]{10}$")
 SCENARIO_ID = re.compile(r"^id:\s*([a-z0-9][a-z0-9-]*)\s*$", re.MULTILINE)
 
 
@@ -146,8 +149,9 @@ def known_test(fragment: str, roots: list[Path]) -> bool:
 
 
 def load_expectations(path: Path, test_roots: list[Path] | None = None) -> list[dict[str, Any]]:
-    """An implementation's expected failures: each names a ``scenario``, a ``clause`` or a ``test`` (node id
-    fragment), with a ``reason`` and an ``issue`` URL.
+    """An implementation's expected failures: each names a ``scenario``, a ``clause``, a ``test`` (node id
+    fragment) or a campaign divergence ``signature`` (its slug, ``put-13f238897c``), with a ``reason`` and an
+    ``issue`` URL.
 
     Strict: an entry naming a scenario, clause or test that does not exist is an error naming the file and line
     (a typo would otherwise hide nothing and say nothing), as is an unknown key. ``test`` entries are looked up
@@ -166,8 +170,9 @@ def load_expectations(path: Path, test_roots: list[Path] | None = None) -> list[
     result = []
     for item in items:
         line = getattr(item, "line", None)
-        if not isinstance(item, dict) or not any(k in item for k in ("scenario", "clause", "test")):
-            raise pytest.UsageError(f"{path}:{line}: each expected failure names a scenario, clause or test")
+        if not isinstance(item, dict) or not any(k in item for k in NAMES):
+            raise pytest.UsageError(f"{path}:{line}: each expected failure names a scenario, clause, test or "
+                                    "campaign signature")
         unknown = sorted(set(item) - set(EXPECTATION_KEYS))
         if unknown:
             raise pytest.UsageError(f"{path}:{item.line_of(unknown[0]) if isinstance(item, LineDict) else line}: "
@@ -190,6 +195,9 @@ def load_expectations(path: Path, test_roots: list[Path] | None = None) -> list[
             if item["scenario"] not in scenarios:
                 raise pytest.UsageError(f"{path}:{where('scenario')}: no scenario {item['scenario']!r} in "
                                         f"fixtures/scenarios")
+        if "signature" in item and not SIGNATURE_SLUG.match(item["signature"]):
+            raise pytest.UsageError(f"{path}:{where('signature')}: {item['signature']!r} is not a campaign "
+                                    "signature; give its slug as mqconf campaign prints it, such as put-13f238897c")
         if "test" in item and roots and not known_test(str(item["test"]), roots):
             raise pytest.UsageError(f"{path}:{where('test')}: no test {item['test']!r} in the suite's tests")
         result.append(dict(item))

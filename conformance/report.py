@@ -198,6 +198,9 @@ class RunWriter:
             self.folder.remove(CAMPAIGN_COPIES)
         self.expectations = expectations or []
         self.meta = {
+            # the entries that name campaign signatures: the report judges the campaigns it includes with them,
+            # also when it is rebuilt (scenarios and tests are judged as they run)
+            "expectations": [e for e in self.expectations if "signature" in e],
             "suite": {"version": __version__, "commit": git_commit(), "fixtures_hash": fixtures_hash()},
             "adapter": {
                 **implementation_of(adapter),
@@ -772,7 +775,8 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
     by_status = {status: sum(1 for c in clauses.values() if c["status"] == status) for status in CLAUSE_STATUSES}
     missing = missing_results(meta, records, tests)
     campaigns = [campaign_section(copy, directory) for copy in read_campaigns(directory)]
-    failures += campaign_failures(campaigns, meta["adapter"])
+    expectations = [e for e in meta.get("expectations") or [] if isinstance(e, dict) and "signature" in e]
+    failures += campaign_failures(campaigns, meta["adapter"], expectations)
     return {
         "schema_version": SCHEMA_VERSION,
         "suite": meta["suite"],
@@ -785,7 +789,8 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
         "complete": not missing["reasons"],
         "missing": missing,
         "verdict": verdict(failures, by_status, len(clauses), missing, strict,
-                           expected=sum(1 for item in (*records, *tests) if item["status"] == EXPECTED_FAILURE)),
+                           expected=sum(1 for item in (*records, *tests) if item["status"] == EXPECTED_FAILURE)
+                           + sum(f["kind"] == "campaign" and f["status"] == EXPECTED_FAILURE for f in failures)),
         "summary": {
             **_counts(records, "scenarios"),
             "tests": _counts(tests, "total"),
@@ -807,17 +812,43 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
     }
 
 
-def campaign_failures(campaigns: list[dict], adapter: dict) -> list[dict]:
+def judge_signatures(signatures: list[dict], expectations: list[dict]) -> tuple[dict[str, str], list[dict]]:
+    """A campaign's signatures judged by an implementation's expectations: the reason of each listed signature
+    found (by slug), and the entries naming a signature not found - a campaign is a random search, so those are
+    *not seen this run*, never unexpected passes."""
+    found = {signature["slug"] for signature in signatures}
+    listed = {}
+    for entry in expectations:
+        if "signature" in entry and entry["signature"] in found and entry["signature"] not in listed:
+            listed[entry["signature"]] = str(entry.get("reason", "")) + (
+                f" ({entry['issue']})" if entry.get("issue") else "")
+    unseen = [entry for entry in expectations if "signature" in entry and entry["signature"] not in found]
+    return listed, unseen
+
+
+def campaign_failures(campaigns: list[dict], adapter: dict, expectations: list[dict] | None = None) -> list[dict]:
     """Each divergence signature of an included campaign that ran on this run's implementation, as a failure
-    (a campaign of another adapter is shown, not counted). They blame no clause: the witness scenario shows it."""
+    (a campaign of another adapter is shown, not counted): *expected failure* where the implementation's
+    expectations list it, and each listed signature none of those campaigns found is *not seen this run*. They
+    blame no clause: the witness scenario shows it."""
     same = {adapter.get("spec"), adapter.get("name")}
     failures = []
-    for campaign in campaigns:
-        if campaign["adapter"] not in same:
-            continue
+    mine = [campaign for campaign in campaigns if campaign["adapter"] in same]
+    listed, unseen = judge_signatures([s for c in mine for s in c["signatures"]], expectations or [])
+    for entry in unseen if mine else []:
+        failures.append({
+            "kind": "campaign", "id": f"{mine[0]['id']}/{entry['signature']}", "status": NOT_SEEN, "clauses": [],
+            "also_applied": [], "sequence": [], "decision_only": False, "counts": True,
+            "expected_reason": str(entry.get("reason", "")) + (f" ({entry['issue']})" if entry.get("issue") else ""),
+            "message": f"signature {entry['signature']} is listed as expected, and no included campaign of this "
+                       "implementation found it (a random search)"})
+    for campaign in mine:
         for signature in campaign["signatures"]:
+            reason = listed.get(signature["slug"])
             failures.append({
-                "kind": "campaign", "id": f"{campaign['id']}/{signature['slug']}", "status": FAILED, "clauses": [],
+                "kind": "campaign", "id": f"{campaign['id']}/{signature['slug']}",
+                "status": FAILED if reason is None else EXPECTED_FAILURE, "clauses": [],
+                **({} if reason is None else {"expected_reason": reason}),
                 "also_applied": [], "sequence": [], "decision_only": False, "counts": True,
                 "message": f"campaign {campaign['id']}: {signature['count']} sequence(s) diverge at "
                            f"{signature['op']} [{signature['options'] or 'no options'}]"
@@ -831,13 +862,14 @@ def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing
             expected: int | None = None) -> dict:
     """The run's one verdict (passed, failed or incomplete), its headline and the reasons, from every failure
     (scenarios, tests and campaign signatures, with or without clauses), the clause statuses and what is
-    missing. ``expected``: the scenarios and tests that failed as the implementation's expectations file says.
+    missing. ``expected``: the scenarios, tests and campaign signatures that failed as the implementation's
+    expectations file says.
 
     The headline's ratio is over the clauses the implementation claims (all but those *not claimed*), with a
     percentage that never rounds up to 100% nor down to 0% (:func:`percent`); the clauses not claimed are
     named beside it."""
     counted = [f for f in failures if f["counts"]]
-    signatures = sum(1 for f in counted if f["kind"] == "campaign")
+    signatures = sum(1 for f in counted if f["kind"] == "campaign" and f["status"] == FAILED)
     scenarios = sum(1 for f in counted if f["kind"] == "scenario" and f["status"] in (FAILED, ERROR))
     tests = [f for f in counted if f["kind"] == "test" and f["status"] in (FAILED, ERROR)]
     unclaused = sum(1 for f in tests if not f["clauses"])

@@ -69,3 +69,80 @@ def test_a_witness_replays_on_the_implementation_that_produced_it_and_passes_a_c
         last = load_scenario(Path(witness)).steps[-1]
         assert f"{witness}:{last.line}: step " in failing[0], out  # the witness's last call, where it diverged
         assert len(load_scenario(Path(witness)).steps) <= calls
+
+
+def _two_bugs_campaign(tmp_path: Path, expectations: Path | None = None) -> tuple[int, dict]:
+    """``mqconf campaign`` of the two attribute bugs over a corpus of two sequences; its exit status and summary."""
+    import json
+
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps(s) + "\n" for s in (_inquiring("depth", "MQIA_CURRENT_Q_DEPTH"),
+                                                              _inquiring("inhibit", "MQIA_INHIBIT_GET"))))
+    status = cli.main(["campaign", "--adapter", "campaign_adapters:two_attribute_bugs", "--corpus", str(corpus),
+                       "--master", "inprocess", "--output", str(tmp_path / "campaigns"), "--id", "c"]
+                      + (["--expectations", str(expectations)] if expectations else []))
+    return status, json.loads((tmp_path / "campaigns" / "c" / "summary.json").read_text())
+
+
+def _listing(path: Path, *entries: tuple[str, str]) -> Path:
+    path.write_text("expected_failures:\n" + "".join(f"  - signature: {slug}\n    reason: {reason}\n"
+                                                     for slug, reason in entries))
+    return path
+
+
+def test_a_campaign_signature_can_be_listed_and_one_not_found_is_not_seen_this_run(tmp_path, capsys):
+    status, summary = _two_bugs_campaign(tmp_path)
+    assert status == 1
+    depth, inhibit = (next(s["slug"] for s in summary["aggregates"]["signatures"] if s["fields"].endswith(selector))
+                      for selector in ("DEPTH", "INHIBIT_GET"))
+    capsys.readouterr()
+    listing = _listing(tmp_path / "expected.yaml", (depth, "CurrentQDepth counts one too many"),
+                       ("put-0123456789", "the MsgId is reused sometimes"))
+    status, _ = _two_bugs_campaign(tmp_path, listing)
+    out = capsys.readouterr().out
+    assert status == 1  # the InhibitGet divergence is not listed
+    assert "EXPECTED DIVERGENCE x1: inquire [no options] in attributes.MQIA_CURRENT_Q_DEPTH" in out
+    assert "listed by the implementation: CurrentQDepth counts one too many" in out
+    assert "DIVERGENCE x1: inquire [no options] in attributes.MQIA_INHIBIT_GET" in out
+    assert "NOT SEEN THIS RUN put-0123456789: the MsgId is reused sometimes" in out
+    assert "signatures: 1 not listed, 1 expected, 1 listed and not seen this run" in out
+    listing = _listing(tmp_path / "expected.yaml", (depth, "CurrentQDepth counts one too many"),
+                       (inhibit, "InhibitGet is inverted"), ("put-0123456789", "the MsgId is reused sometimes"))
+    assert _two_bugs_campaign(tmp_path, listing)[0] == 0  # every divergence listed: the command judges as a run
+
+
+def test_a_run_judges_its_campaign_with_the_expectations_and_a_rebuilt_report_says_the_same(tmp_path, capsys):
+    import json
+
+    from mq_conformance.fixtures import SCENARIOS
+
+    status, summary = _two_bugs_campaign(tmp_path)
+    depth = next(s["slug"] for s in summary["aggregates"]["signatures"] if s["fields"].endswith("DEPTH"))
+    listing = _listing(tmp_path / "expected.yaml", (depth, "CurrentQDepth counts one too many"),
+                       ("put-0123456789", "the MsgId is reused sometimes"))
+    run = tmp_path / "run"
+    assert cli.main(["run", "--adapter", "campaign_adapters:two_attribute_bugs", "--scenarios",
+                     str(SCENARIOS / "put" / "put-logical-order-group-of-two.yaml"), "--campaign",
+                     str(tmp_path / "campaigns" / "c"), "--expectations", str(listing), "--output", str(run)]) == 1
+    first = json.loads((run / "conformance.json").read_text())
+    statuses = sorted((f["id"].split("/")[-1], f["status"]) for f in first["failures"] if f["kind"] == "campaign")
+    inhibit = next(s["slug"] for s in summary["aggregates"]["signatures"] if s["slug"] != depth)
+    assert statuses == sorted([(depth, "expected failure"), (inhibit, "failed"),
+                               ("put-0123456789", "not seen this run")])
+    counts = first["verdict"]["counts"]
+    assert (counts["campaign_signatures"], counts["expected_failures"], counts["not_seen"]) == (1, 1, 1)
+    summary_md = (run / "summary.md").read_text()
+    assert "listed by the implementation as expected: CurrentQDepth counts one too many" in summary_md
+    capsys.readouterr()
+    assert cli.main(["report", str(run)]) == 0
+    assert json.loads((run / "conformance.json").read_text())["verdict"] == first["verdict"]
+
+
+def test_an_expectation_naming_no_signature_shape_is_one_line_naming_the_file(tmp_path, capsys):
+    listing = _listing(tmp_path / "expected.yaml", ("inquire [no options]", "a typo"))
+    status = cli.main(["campaign", "--adapter", "reference", "--master", "inprocess", "--sequences", "1",
+                       "--output", str(tmp_path / "campaigns"), "--expectations", str(listing)])
+    assert status == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"mqconf: {listing}:2: 'inquire [no options]' is not a campaign signature"), line
+    assert not (tmp_path / "campaigns").exists()

@@ -128,5 +128,5 @@ def test_the_guides_expectations_example_is_a_valid_expectations_file(tmp_path):
     example = re.search(r"```yaml\n(.*?)```", part, re.DOTALL).group(1)
     path = tmp_path / "expected.yaml"
     path.write_text(example)
-    assert {next(k for k in ("scenario", "clause", "test") if k in item) for item in load_expectations(path)} == {
-        "scenario", "clause", "test"}
+    kinds = ("scenario", "clause", "test", "signature")
+    assert {next(k for k in kinds if k in item) for item in load_expectations(path)} == set(kinds)

@@ -51,6 +51,10 @@ def add_parser(commands) -> None:
                                "(it is shipped to every other master: the cluster needs only Python with pyarrow and "
                                "pyyaml)")
     campaign.add_argument("--partition-size", type=int, default=0, help="sequences per partition (default: chosen)")
+    campaign.add_argument("--expectations", type=Path,
+                          help="YAML file of this implementation's expected failures: a listed signature is an "
+                               "expected divergence, one not found is 'not seen this run' (a campaign is a random "
+                               "search); the exit status is 1 only for divergences not listed")
 
 
 def claimed_sequences(corpus: list[dict], claimed, adapter: str) -> list[dict]:
@@ -75,10 +79,17 @@ def claimed_sequences(corpus: list[dict], claimed, adapter: str) -> list[dict]:
 
 def main(args: argparse.Namespace) -> int:
     """Run the campaign; print where its results are and its divergences. 1 when it found divergences."""
+    from ..pytest_plugin import load_expectations
+    from ..report import ReportError
     from .corpus import CorpusError, load_corpus
     from .run import CampaignConfig, CampaignError, run_campaign
     from .store import require
 
+    expectations = getattr(args, "expectations", None)
+    try:  # before anything runs: a bad file costs nothing
+        expected = load_expectations(expectations) if expectations else []
+    except Exception as exc:  # pytest.UsageError: one line naming the file and line
+        raise ReportError(str(exc)) from None
     try:
         require("pyarrow", "mqconf campaign (it stores every campaign as Parquet)")
         if args.master != "inprocess":
@@ -112,8 +123,8 @@ def main(args: argparse.Namespace) -> int:
     except (CampaignError, CorpusError, AdapterError) as exc:
         print(f"mqconf: {for_terminal(exc, 2000)}", file=sys.stderr)
         return EXIT_USAGE
-    print_summary(summary)
-    return EXIT_DIVERGED if summary["aggregates"]["signatures"] else EXIT_OK
+    unlisted = print_summary(summary, expected)
+    return EXIT_DIVERGED if unlisted else EXIT_OK
 
 
 def _digest(corpus) -> str | None:
@@ -124,8 +135,14 @@ def _digest(corpus) -> str | None:
     return hashlib.sha1(json.dumps(corpus, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def print_summary(summary: dict) -> None:
+def print_summary(summary: dict, expectations: list[dict] | None = None) -> int:
+    """What the campaign found, judged by the implementation's ``expectations`` (report.judge_signatures): a
+    listed signature is an expected divergence with its reason, a listed one not found is not seen this run.
+    Returns how many signatures are not listed."""
+    from ..report import judge_signatures
+
     a, run = summary["aggregates"], summary["run"]
+    listed, unseen = judge_signatures(a["signatures"], expectations or [])
     cov = a["coverage"]
     print(f"campaign {summary['campaign']} ({run['master']}): {a['sequences']} sequences, {a['steps']} calls, "
           f"{a['divergent_sequences']} divergent; partitions {run['partitions_run']} run, "
@@ -136,8 +153,19 @@ def print_summary(summary: dict) -> None:
         for row, why in table.get("unreached", {}).items():
             print(f"  unreached {row}: {why}")
     for signature in a["signatures"]:
-        print(f"DIVERGENCE x{signature['count']}: {signature['op']} [{signature['options'] or 'no options'}] "
+        reason = listed.get(signature["slug"])
+        print(f"{'DIVERGENCE' if reason is None else 'EXPECTED DIVERGENCE'} x{signature['count']}: "
+              f"{signature['op']} [{signature['options'] or 'no options'}] "
               f"in {signature.get('fields') or 'its outcome'}: model {signature['model_reason']}, implementation "
               f"{for_terminal(signature['impl_reason'], 300)} ({signature['slug']})")
+        if reason is not None:
+            print(f"  listed by the implementation: {for_terminal(reason, 300)}")
         print(f"  witness ({signature['witness']['length']} calls): {summary['witnesses'][signature['slug']]}")
+    for entry in unseen:
+        print(f"NOT SEEN THIS RUN {entry['signature']}: {for_terminal(entry.get('reason', ''), 300)} (listed; this "
+              "campaign did not find it)")
+    if expectations:
+        print(f"signatures: {len(a['signatures']) - len(listed)} not listed, {len(listed)} expected, "
+              f"{len(unseen)} listed and not seen this run")
     print(f"summary: {shown(join(summary['directory'], 'summary.json'))}")
+    return len(a["signatures"]) - len(listed)
