@@ -3,8 +3,8 @@
 A result is only worth something with its identity: the implementation's hello (name, version, capabilities, the
 other members it declared and the protocol it spoke), a fingerprint of its program where that is a local file
 (:func:`program_fingerprint`: a server swapped behind an unchanged hello is another identity), the suite (version,
-git commit, hash of ``fixtures/``), the profile and the command. A campaign folder resumes only when the identity it recorded matches the one at hand;
-:func:`differences` says, in one line, what differs.
+git commit, hash of ``fixtures/``), the profile and the command. A campaign folder resumes only when the
+identity it recorded matches the one at hand; :func:`differences` says, in one line, what differs.
 """
 
 from __future__ import annotations
@@ -103,7 +103,9 @@ def _file_digest(path: str) -> str | None:
     finally:
         os.close(descriptor)
     shown = f"sha256:{digest.hexdigest()[:16]}"
-    return shown if info.st_size <= FINGERPRINT_BYTES else f"{shown} (first {FINGERPRINT_BYTES} of {info.st_size} bytes)"
+    if info.st_size > FINGERPRINT_BYTES:
+        shown += f" (first {FINGERPRINT_BYTES} of {info.st_size} bytes)"
+    return shown
 
 
 def suite() -> dict[str, str]:

@@ -7,9 +7,19 @@ A run's scenarios are the heart of conformance, but pytest only knows its own te
 - JUnit: a ``<testcase>`` in the ``<testsuite>`` of its area (``scenarios.<area>``), named by the scenario id, with
   its file, its clause ids as ``<property name="clause">``, and for a failing scenario a ``<failure>`` whose message
   is the failing step's expected and actual outcome (``<error>`` when the implementation could not run a call,
-  ``<skipped>`` when it does not claim the scenario's capabilities or the failure is an expected one);
+  ``<skipped>`` when it does not claim the scenario's capabilities);
   A failure the verdict does not count (a difference only at clauses the model decided, without ``--strict``) is
   ``<skipped>`` of type ``decision differs``, so CI tools and the report agree;
+
+One set of numbers with the report. JUnit XML as CI tools read it (Jenkins' JUnit plugin, GitLab's test reports,
+GitHub's test-report actions, Azure Pipelines) has four outcomes: passed (no child), ``<failure>``, ``<error>`` and
+``<skipped>``; none has an expected failure, and pytest writes one as ``<skipped>``, which reads green. The verdict
+stays failed while an expected failure is listed (a known gap is still a gap), so an expected failure - and a
+listed one a random search did not hit, *not seen this run* - is a ``<failure>`` of that type, with the reason the
+implementation gives, in the scenarios' suites and in pytest's (rewritten from the run's ``tests.jsonl``); each
+divergence signature of an included campaign of this implementation is a test case of the suite
+``campaign.<id>``. junit.xml is then red exactly when the verdict is failed, and every test case carries the
+report's own word as ``<property name="status">``, so the report's counts by status come back exactly.
 - Allure: a ``*-result.json`` with the labels Allure groups by: suite ``scenarios`` / ``<area>`` and behaviours
   feature ``<area>`` / story ``<clause id>`` (one per clause), the steps with their expected and actual outcome.
 
@@ -30,10 +40,11 @@ from typing import Any
 from .clauses import Registry
 from .infiles import UnsafeFile, read_bytes, read_text
 from .outfolder import OutputFolder
-from .report import DECISION_DIFFERS, EXPECTED_FAILURE, UNEXPECTED_PASS
+from .report import DECISION_DIFFERS, EXPECTED_FAILURE, NOT_SEEN, UNEXPECTED_PASS
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED
 
 SUITE_PREFIX = "scenarios."
+CAMPAIGN_PREFIX = "campaign."
 ALLURE_MARK = "mq-conformance-scenario"  # a label on the Allure results this module wrote, so a rewrite replaces them
 MAX_TEXT = 4000
 # Characters XML 1.0 cannot carry at all (even escaped): C0 controls other than tab, newline and carriage return,
@@ -129,15 +140,89 @@ def _testcase(record: dict, area: str) -> ET.Element:
         ET.SubElement(case, "skipped", {"message": xml_text(f"not claimed: {record.get('reason', '')}", 500),
                                         "type": "not claimed"})
     elif status == EXPECTED_FAILURE:
-        ET.SubElement(case, "skipped", {"message": xml_text(f"expected failure: {record.get('reason', '')}; {message}",
-                                                            1000), "type": "expected failure"})
+        ET.SubElement(case, "failure", {"message": xml_text(f"expected failure (listed by the implementation: "
+                                                            f"{record.get('reason', '')}); {message}", 1000),
+                                        "type": EXPECTED_FAILURE}).text = details or message
     return case
 
 
-def merge_junit(directory: Path | OutputFolder, records: list[dict], registry: Registry) -> Path:
-    """Add (or replace) a ``<testsuite name="scenarios.<area>">`` per area in ``directory/junit.xml``, keeping
-    whatever else is there (pytest's suite); the ``<testsuites>`` totals count everything. Written through the
-    confined folder (outfolder.py)."""
+def _mangled(nodeid: str) -> tuple[str, str]:
+    """The ``classname`` and ``name`` pytest's junitxml gives the test case of ``nodeid``."""
+    path, bracket, params = nodeid.partition("[")
+    names = path.split("::")
+    names[0] = re.sub(r"\.py$", "", names[0].replace("/", "."))
+    names[-1] += bracket + params
+    return ".".join(names[:-1]), names[-1]
+
+
+def _set_status(case: ET.Element, status: str) -> None:
+    properties = case.find("properties")
+    if properties is None:
+        properties = ET.Element("properties")
+        case.insert(0, properties)
+    for old in [p for p in properties.findall("property") if p.get("name") == "status"]:
+        properties.remove(old)
+    ET.SubElement(properties, "property", {"name": "status", "value": status})
+
+
+def _judge_pytest_cases(root: ET.Element, tests: list[dict]) -> None:
+    """pytest's test cases with the report's statuses (``tests.jsonl``): each gets ``<property name="status">``;
+    an expected failure (pytest's ``<skipped>``) and a listed random search not seen this run (a pass for pytest)
+    become ``<failure>`` of that type, as in the scenarios' suites. Idempotent."""
+    by_case = {_mangled(str(test.get("id", ""))): test for test in tests}
+    for suite in root.findall("testsuite"):
+        if suite.get("name", "").startswith((SUITE_PREFIX, CAMPAIGN_PREFIX)):
+            continue
+        for case in suite.findall("testcase"):
+            test = by_case.get((case.get("classname", ""), case.get("name", "")))
+            if test is None:
+                continue
+            status = str(test.get("status", ""))
+            _set_status(case, status)
+            if status in (EXPECTED_FAILURE, NOT_SEEN) and case.find("failure") is None:
+                for skipped in case.findall("skipped"):
+                    case.remove(skipped)
+                what = ("not seen this run (listed as an expected failure; the random search did not hit it)"
+                        if status == NOT_SEEN else "expected failure (listed by the implementation)")
+                ET.SubElement(case, "failure", {"message": xml_text(f"{what}: {test.get('message', '')}", 1000),
+                                                "type": status})
+        _count(suite)
+
+
+def _campaign_suites(report: dict) -> list[ET.Element]:
+    """A ``campaign.<id>`` suite per included campaign of this implementation, a test case per divergence
+    signature the verdict counts (failed, expected failure, not seen this run)."""
+    suites: dict[str, ET.Element] = {}
+    for failure in report.get("failures", []):
+        if failure.get("kind") != "campaign":
+            continue
+        campaign, _, slug = str(failure["id"]).rpartition("/")
+        suite = suites.setdefault(campaign, ET.Element("testsuite", {"name": CAMPAIGN_PREFIX + campaign, "time": "0"}))
+        case = ET.SubElement(suite, "testcase", {"classname": CAMPAIGN_PREFIX + xml_text(campaign, 200),
+                                                 "name": xml_text(slug, 200), "time": "0"})
+        _set_status(case, failure["status"])
+        reason = failure.get("expected_reason")
+        message = failure.get("message", "") + (f" (listed by the implementation: {reason})" if reason else "")
+        ET.SubElement(case, "failure", {"message": xml_text(f"{failure['status']}: {message}", 1000),
+                                        "type": failure["status"]})
+    for suite in suites.values():
+        _count(suite)
+    return list(suites.values())
+
+
+def _count(suite: ET.Element) -> None:
+    cases = suite.findall("testcase")
+    suite.set("tests", str(len(cases)))
+    for total, child in (("failures", "failure"), ("errors", "error"), ("skipped", "skipped")):
+        suite.set(total, str(sum(case.find(child) is not None for case in cases)))
+
+
+def merge_junit(directory: Path | OutputFolder, records: list[dict], registry: Registry,
+                tests: list[dict] | None = None, report: dict | None = None) -> Path:
+    """Add (or replace) a ``<testsuite name="scenarios.<area>">`` per area in ``directory/junit.xml``, and a
+    ``campaign.<id>`` suite per campaign of ``report``, keeping whatever else is there (pytest's suite, its cases
+    judged with ``tests``, the run's test records); the ``<testsuites>`` totals count everything. Written through
+    the confined folder (outfolder.py)."""
     folder = _folder(directory)
     path = folder.path / "junit.xml"
     root: ET.Element
@@ -152,8 +237,10 @@ def merge_junit(directory: Path | OutputFolder, records: list[dict], registry: R
         wrapper = ET.Element("testsuites", {"name": "mq-conformance"})
         wrapper.append(root)
         root = wrapper
-    for old in [suite for suite in root.findall("testsuite") if suite.get("name", "").startswith(SUITE_PREFIX)]:
+    for old in [suite for suite in root.findall("testsuite")
+                if suite.get("name", "").startswith((SUITE_PREFIX, CAMPAIGN_PREFIX))]:
         root.remove(old)
+    _judge_pytest_cases(root, tests or [])
     by_area: dict[str, list[dict]] = {}
     for record in records:
         by_area.setdefault(area_of(record, registry), []).append(record)
@@ -165,6 +252,7 @@ def merge_junit(directory: Path | OutputFolder, records: list[dict], registry: R
             "errors": str(sum(case.find("error") is not None for case in cases)),
             "skipped": str(sum(case.find("skipped") is not None for case in cases)), "time": "0"})
         suite.extend(cases)
+    root.extend(_campaign_suites(report or {}))
     for total in ("tests", "failures", "errors", "skipped"):
         root.set(total, str(sum(int(suite.get(total, "0") or 0) for suite in root.findall("testsuite"))))
     return folder.write_bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True), "junit.xml")
@@ -231,14 +319,20 @@ def write_allure(directory: Path | OutputFolder, records: list[dict], registry: 
     return len(records)
 
 
-def _uncounted_failures(directory: Path) -> set[str]:
-    """The failing scenarios the run's verdict does not count (``counts`` false in ``conformance.json``: differences
-    only at clauses the model decided, without ``--strict``); none when the report cannot be read."""
+def _report(directory: Path) -> dict:
+    """The run's ``conformance.json`` ({} when it cannot be read)."""
     try:
-        failures = json.loads(read_text(directory / "conformance.json", root=directory))["failures"]
-        return {f["id"] for f in failures if f.get("kind") == "scenario" and f.get("counts") is False}
-    except (OSError, ValueError, KeyError, TypeError):
-        return set()
+        report = json.loads(read_text(directory / "conformance.json", root=directory))
+    except (OSError, ValueError):
+        return {}
+    return report if isinstance(report, dict) and isinstance(report.get("failures", []), list) else {}
+
+
+def _uncounted_failures(report: dict) -> set[str]:
+    """The failing scenarios the run's verdict does not count (``counts`` false in ``conformance.json``: differences
+    only at clauses the model decided, without ``--strict``)."""
+    return {f.get("id") for f in report.get("failures", []) if isinstance(f, dict) and f.get("kind") == "scenario"
+            and f.get("counts") is False}
 
 
 def write_ci_results(directory: Path | OutputFolder, registry: Registry) -> dict[str, Any]:
@@ -251,8 +345,10 @@ def write_ci_results(directory: Path | OutputFolder, registry: Registry) -> dict
         adapter = json.loads(read_text(directory / "run.json", root=directory))["adapter"]["name"]
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    uncounted = _uncounted_failures(directory)
+    report = _report(directory)
+    uncounted = _uncounted_failures(report)
     records = [{**record, "status": DECISION_DIFFERS} if record["id"] in uncounted else record for record in records]
-    junit = merge_junit(output, records, registry)
+    tests = [t for t in report.get("tests", []) if isinstance(t, dict)]
+    junit = merge_junit(output, records, registry, tests, report)
     allure = write_allure(output, records, registry, adapter)
     return {"junit": junit, "scenarios": len(records), "allure": allure}

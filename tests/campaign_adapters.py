@@ -22,8 +22,8 @@ class TwoAttributeBugs(ReferenceAdapter):
         if isinstance(attributes.get("MQIA_CURRENT_Q_DEPTH"), int):
             attributes["MQIA_CURRENT_Q_DEPTH"] += 1
         if "MQIA_INHIBIT_GET" in attributes:
-            attributes["MQIA_INHIBIT_GET"] = ("MQQA_GET_INHIBITED" if attributes["MQIA_INHIBIT_GET"] == "MQQA_GET_ALLOWED"
-                                              else "MQQA_GET_ALLOWED")
+            allowed = attributes["MQIA_INHIBIT_GET"] == "MQQA_GET_ALLOWED"
+            attributes["MQIA_INHIBIT_GET"] = "MQQA_GET_INHIBITED" if allowed else "MQQA_GET_ALLOWED"
         return replace(outcome, attributes=attributes)
 
 
