@@ -29,6 +29,7 @@ from mq_conformance.reference.calls import Call
 from mq_conformance.reference.tables import default_spec
 
 from . import vocabulary
+from .campaign.replay import signature_slug_of
 from .compare import UNKNOWN_ID, Identities, compare, load_policy, on_side, symbolic
 
 POLICY = load_policy()
@@ -48,6 +49,7 @@ class Divergence(AssertionError):
     def __init__(self, message: str, clauses: Any = ()):
         super().__init__(message)
         self.mq_clauses = list(clauses)
+        self.mq_signature: str | None = None  # the minimal divergence's campaign signature, once shrunk
 
 
 def divergence_dir() -> Path:
@@ -193,7 +195,8 @@ def replay(trace: list[dict[str, Any]], model: Adapter, impl: Adapter,
             if symbol is not None:
                 bound[variable] = symbol
         steps.append({"op": entry["op"], "args": args, "expect": symbolic(left, identities, "left", policy, right),
-                      "problems": problems, "clauses": list(left.clauses)})
+                      "problems": problems, "clauses": list(left.clauses),
+                      "signature": signature_slug_of(entry["op"], args, left, right, problems) if problems else None})
         if problems:
             break
     return steps
@@ -327,7 +330,7 @@ def write_divergence(machine: type[DifferentialMachine], implementation: str, st
     record = {
         "machine": machine.__name__, "implementation": implementation, "scenario": path.name,
         "summary": line, "call": {"op": last["op"], **last["args"]}, "fields": fields_of(last["problems"]),
-        "problems": last["problems"], "clauses": sorted(set(last["clauses"])),
+        "problems": last["problems"], "clauses": sorted(set(last["clauses"])), "signature": last.get("signature"),
         "sequence": [{"op": step["op"], **step["args"]} for step in body],
         "calls_found": found_calls, "calls_shrunk": len(body), "replays": replays,
         "commands": [f"mqconf scenario {path} --adapter reference",
@@ -375,9 +378,11 @@ def check(base: type[DifferentialMachine], adapter_name: str, adapter: Adapter |
         raise Divergence(f"{found['line']}\n  it did not diverge again when replayed (an implementation whose "
                          f"answers change from one run to the next); the sequence is written to {path}",
                          found["clauses"]) from None
-    raise Divergence(f"{record['summary']}\n  minimal sequence ({record['calls_shrunk']} calls, shrunk from "
-                     f"{len(found['trace'])} in {replays} live replays) written to {path}",
-                     record["clauses"]) from None
+    divergence = Divergence(f"{record['summary']}\n  minimal sequence ({record['calls_shrunk']} calls, shrunk "
+                            f"from {len(found['trace'])} in {replays} live replays) written to {path}; signature "
+                            f"{record['signature']}", record["clauses"])
+    divergence.mq_signature = record["signature"]  # an expectations file may list it (pytest_plugin.py)
+    raise divergence from None
 
 
 # -- machines drawn from the one vocabulary (conformance/vocabulary.py) -------------------------------------

@@ -110,3 +110,33 @@ def test_a_random_search_not_seen_this_run_keeps_its_clause_listed_and_the_run_f
     summary = (tmp_path / "summary.md").read_text()
     assert "1 not seen this run" in summary and "did not hit it this run): the machine finds the wrong MsgId" in summary
     assert "unexpected pass" not in summary and "\n- the machine finds" not in summary  # no failure to show
+
+
+def test_a_machines_divergence_can_be_listed_by_its_signature_as_a_campaigns_can(tmp_path):
+    """A state machine's minimal divergence has a campaign signature (written in its record, named in its
+    failure); an expectations file listing it makes the machine an expected failure with that reason."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from mq_conformance.conformance.certification import test_differential
+
+    mutant = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
+
+    def machine(*extra: str) -> dict:
+        log = tmp_path / "tests.jsonl"
+        log.unlink(missing_ok=True)
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+                        "mq_conformance.conformance.testlog", "--hypothesis-seed=0", "--adapter", mutant,
+                        test_differential.__file__, "-k", "groups", *extra], cwd=tmp_path, capture_output=True,
+                       timeout=300, env={**os.environ, "MQCONF_TESTLOG": str(log), "MQCONF_REPORTS": str(tmp_path)})
+        return next(r for r in map(json.loads, log.read_text().splitlines()) if r["kind"] == "test")
+
+    assert machine()["status"] == "failed"
+    slug = json.loads((tmp_path / "divergences" / "divergence-groupsmachine.json").read_text())["signature"]
+    assert slug.startswith("put-")
+    (tmp_path / "expected.yaml").write_text(f"expected_failures:\n  - signature: {slug}\n"
+                                            "    reason: the GroupId of a group is not generated\n")
+    listed = machine("--expectations", "expected.yaml")
+    assert listed["status"] == "expected failure" and listed["message"] == "the GroupId of a group is not generated"

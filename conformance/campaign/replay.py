@@ -231,6 +231,18 @@ def replay(sequence: Mapping[str, Any], model: Adapter, impl: Adapter) -> list[d
     return replay_columns(sequence, model, impl, full=True).records()
 
 
+def signature_slug_of(op: str, args: Mapping[str, Any], left: Outcome, right: Outcome, problems: list[str]) -> str:
+    """The campaign signature's slug (``put-13f238897c``) of a diverging call, computed as a campaign's replay
+    computes its columns, so a state machine's divergence and a campaign's share one name that an expectations
+    file can list."""
+    from .run import signature_slug
+
+    return signature_slug({"op": op, "options": call_options(args),
+                           "model_reason": left.Reason or (f"error: {left.error}" if left.error else ""),
+                           "impl_reason": _known_reason(right.Reason) or ("error" if right.error else ""),
+                           "fields": differing_fields(left, right, problems)})
+
+
 def differing_fields(left: Outcome, right: Outcome, problems: list[str]) -> str:
     """The fields a diverging call differs in, for its signature: each difference's field as the comparison names
     it (``Reason``, ``MD.Priority``, ``error``), and for ``attributes`` (MQINQ's answer) each selector whose value
