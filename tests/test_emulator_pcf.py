@@ -91,7 +91,9 @@ def test_a_failing_mqsc_command_fails_with_its_text(pcf):
 
 
 def test_commands_the_emulator_does_not_run_are_function_not_supported(pcf):
-    for run in (lambda: pcf.MQCMD_INQUIRE_CHANNEL({CMQCFC.MQCACH_CHANNEL_NAME: b"*"}),
+    for run in (lambda: pcf.MQCMD_INQUIRE_CHANNEL_STATUS({CMQCFC.MQCACH_CHANNEL_NAME: b"*"}),  # no channel runs
+                lambda: pcf.MQCMD_SET_AUTH_REC({CMQCFC.MQCACF_AUTH_PROFILE_NAME: b"APP.A",  # no authority records
+                                                CMQCFC.MQIACF_OBJECT_TYPE: CMQC.MQOT_Q}),
                 lambda: _mqsc(pcf, "DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN)")):
         with pytest.raises(ibmmq.MQMIError) as refused:
             run()

@@ -139,6 +139,8 @@ class _Conn:
     special: dict[int, _Special] = field(default_factory=dict)
     user: str = ""  # the identity a put with default context carries (UserIdentifier, PutApplName)
     appl: str = ""
+    channel: str = ""  # the channel and connection name a client connected with (Inquire Connection)
+    conname: str = ""
 
 
 def ibm() -> Any:
@@ -361,6 +363,7 @@ class Emulator:
             self._created = self._stamp()
             self.message_handles: dict[int, tuple[str, int]] = {}  # Hmsg -> (queue manager, model Hmsg): handles.py
             self.qmgr_changes: dict[str, Any] = {}  # queue-manager attributes changed since creation
+            self.admin_objects: dict[str, Any] = {}  # namelists, channels, authentication info (pcf_objects.py)
             self._define_objects(standing_objects.standing().objects)
             for name in self._queues:
                 self.define_queue(name)
@@ -416,6 +419,9 @@ class Emulator:
         with self._lock:
             self._define_objects(table.developer_objects)
             self.qmgr_changes.update(table.developer_qmgr)
+            from .pcf_objects import add_rows
+
+            add_rows(self, self._qmgr_name, developer=True)
 
     # -- the attributes the model keeps no rule about -------------------------------------------------------
     def _stamp(self) -> tuple[str, str]:
@@ -479,6 +485,17 @@ class Emulator:
             hconn = next(_HCONNS)
             self._conns[hconn] = _Conn(qmgr, result.hconn, user=user, appl=appl)
             return hconn, result.comp_code, result.reason
+
+    def connections(self, qmgr: str) -> dict[int, _Conn]:
+        """The applications' connections to ``qmgr`` now, by handle (Inquire Connection)."""
+        live = self.world.qmgr(qmgr).connections
+        return {hconn: conn for hconn, conn in self._conns.items() if conn.qmgr == qmgr and conn.hconn in live}
+
+    def describe_connection(self, hconn: int, channel: str, conname: str) -> None:
+        """Record the channel and connection name a client connection came in on (the listener's)."""
+        conn = self._conns.get(hconn)
+        if conn is not None:
+            conn.channel, conn.conname = channel[:20], conname[:264]
 
     def abandon(self, hconn: int) -> None:
         """A connection whose application went away (its socket closed): uncommitted work is backed out, then it

@@ -5,8 +5,9 @@ Manager", "Escape", and the MQSC commands DEFINE, ALTER, DELETE and DISPLAY QUEU
 
 A queue's attributes are those MQINQ gives (the model's, the standing table's, CurrentQDepth and the open
 counts), by their PCF parameter (the MQIA_*/MQCA_* selector); a generic name is a prefix followed by ``*``.
-Integer and string filters (MQCFIF, MQCFSF) narrow Inquire Queue. What the model has no notion of (channels,
-namelists, authentication information, subscriptions...) is refused with MQRC_FUNCTION_NOT_SUPPORTED.
+Integer and string filters (MQCFIF, MQCFSF) narrow Inquire Queue. Namelists, channel definitions and
+authentication information are :mod:`.pcf_objects`'; what the emulator has no notion of (channel status,
+authority records...) is refused with MQRC_FUNCTION_NOT_SUPPORTED.
 """
 
 from __future__ import annotations

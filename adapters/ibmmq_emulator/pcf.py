@@ -21,6 +21,8 @@ Commands answered, as IBM documents them:
 - Change Queue Manager (MsgMarkBrowseInterval only) and Ping Queue Manager.
 - Inquire Queue, Inquire Queue Names, Inquire Queue Status, Inquire Queue Manager and Escape (MQSC DEFINE, ALTER,
   DELETE, DISPLAY of queues): :mod:`.inquiries`.
+- Create, Copy, Change, Delete, Inquire and Inquire ... Names of namelists, channel definitions and authentication
+  information objects, and Inquire Connection: :mod:`.pcf_objects`.
 
 The queue attributes are those of the model (:class:`mq_conformance.reference.queue.QueueDefinition`) and the
 standing table's (:mod:`.standing`), by their PCF parameter (the MQIA_*/MQCA_* selector). Any other command fails
@@ -197,7 +199,8 @@ class CommandServer:
         ibmmq = self.ibmmq
         if isinstance(value, bool | int):
             return ibmmq.CFIN(Parameter=parameter, Value=int(value)).pack()
-        if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        if isinstance(value, list) and all(isinstance(v, int) for v in value) \
+                and not (value == [] and 2000 <= parameter < 4000):  # no names: an empty MQCFSL
             return ibmmq.CFIL(Parameter=parameter, Values=list(value)).pack()
         if isinstance(value, list):
             width = max([len(_bytes(v)) for v in value] + [1])
@@ -215,12 +218,17 @@ class CommandServer:
             "MQCMD_CREATE_Q", "MQCMD_CHANGE_Q", "MQCMD_DELETE_Q", "MQCMD_CHANGE_Q_MGR", "MQCMD_PING_Q_MGR",
             "MQCMD_INQUIRE_Q", "MQCMD_INQUIRE_Q_NAMES", "MQCMD_INQUIRE_Q_STATUS", "MQCMD_INQUIRE_Q_MGR",
             "MQCMD_ESCAPE", "MQCMD_CREATE_SUBSCRIPTION", "MQCMD_DELETE_SUBSCRIPTION", "MQCMD_INQUIRE_SUBSCRIPTION")}
+        from .pcf_objects import COMMANDS as OBJECT_COMMANDS, ObjectCommands
+
+        known.update({self._value(name): name for name in OBJECT_COMMANDS if self._has(name)})
         name = known.get(command)
         if name is None:
             refuse(f"the PCF command {command_name(self.cmqcfc, command)}")
             raise PcfFailure("MQRC_FUNCTION_NOT_SUPPORTED")
         if name == "MQCMD_PING_Q_MGR":
             return None
+        if name in OBJECT_COMMANDS:  # namelists, channels, authentication information, connections
+            return ObjectCommands(self).run(name, parameters)
         if name.endswith("_SUBSCRIPTION"):  # adapters/ibmmq_emulator/pcf_subscriptions.py
             from .pcf_subscriptions import run
 

@@ -49,10 +49,15 @@ class _Session(socketserver.BaseRequestHandler):
                     request = wire.receive(sock)
                 except (wire.WireError, OSError):
                     return
-                wire.send(sock, self.server.listener.answer(request, owned))
+                wire.send(sock, self.server.listener.answer(request, owned, self._peer()))
         finally:
             for hconn in owned:
                 self.server.listener.emulator.abandon(hconn)
+
+    def _peer(self) -> str:
+        """The client's address as a queue manager shows a connection name (its IP address)."""
+        address = self.client_address
+        return str(address[0]) if isinstance(address, tuple) and address else "localhost"
 
 
 class _Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
@@ -87,14 +92,14 @@ class Listener:
         self._thread: threading.Thread | None = None
         self._serving = False
 
-    def answer(self, request: Any, owned: set[int]) -> Any:
+    def answer(self, request: Any, owned: set[int], peer: str = "") -> Any:
         """The reply frame for one request frame."""
         if not isinstance(request, list) or not request or not isinstance(request[0], str):
             return ["error", "a request is [call, arguments...]"]
         call, args = request[0], request[1:]
         try:
             if call == CONNECT:
-                return ["ok", list(self._connect(args, owned))]
+                return ["ok", list(self._connect(args, owned, peer))]
             function = getattr(native, call, None) if call.startswith("MQ") else None
             if function is None:
                 return ["error", f"no native function {call}"]
@@ -105,7 +110,7 @@ class Listener:
         except (EmulatorError, TypeError, ValueError) as exc:
             return ["error", str(exc)]
 
-    def _connect(self, args: list, owned: set[int]) -> tuple[int, int, int]:
+    def _connect(self, args: list, owned: set[int], peer: str = "") -> tuple[int, int, int]:
         name, identity = (args + [None, None])[:2]
         identity = identity if isinstance(identity, dict) else {}
         user, password = identity.get("user"), identity.get("password")
@@ -121,6 +126,7 @@ class Listener:
                                                 appl=identity.get("appl") or "")
         if comp != MQCC_FAILED:
             owned.add(hconn)
+            self.emulator.describe_connection(hconn, channel, peer)
         return hconn, comp, reason
 
     def start(self) -> Listener:

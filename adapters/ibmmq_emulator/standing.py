@@ -43,6 +43,7 @@ class Standing:
     objects: tuple[dict[str, Any], ...]
     developer_qmgr: dict[str, Any]  # what IBM's developer configuration changes and adds
     developer_objects: tuple[dict[str, Any], ...]
+    admin: dict[str, Any]  # channels, authentication information, namelists and their defaults (pcf_objects.py)
 
 
 @lru_cache(maxsize=1)
@@ -56,7 +57,10 @@ def standing() -> Standing:
     developer = data.get("developer") or {}
     return Standing(int(data["release"]["command_level"]), str(data["release"]["version"]), dict(data["qmgr"]),
                     queue, tuple(dict(row) for row in data["objects"]), dict(developer.get("qmgr") or {}),
-                    tuple(dict(row) for row in developer.get("objects") or ()))
+                    tuple(dict(row) for row in developer.get("objects") or ()),
+                    {key: data[key] for key in ("channels", "channel_defaults", "auth_info", "auth_info_defaults",
+                                                "namelists", "namelist_defaults") if key in data}
+                    | {"developer": {key: developer[key] for key in ("channels", "auth_info") if key in developer}})
 
 
 def constant(name: str) -> int | None:
