@@ -166,6 +166,53 @@ def test_a_structure_of_the_wrong_size_is_refused_as_the_native_module_refuses_i
         native.MQOPEN(qmgr.get_handle(), b"OD  " + bytes(8), CMQC.MQOO_OUTPUT)
 
 
+def _filled(cls_name: str) -> bytes:
+    """IBM's structure with every field the model reads set away from its default (text padded with NULs and
+    blanks, a format shorter than 8, a name of more than one word)."""
+    values = {
+        "MD": dict(Report=CMQC.MQRO_COA, MsgType=CMQC.MQMT_REQUEST, Expiry=300, Feedback=7, Encoding=273,
+                   CodedCharSetId=819, Format=b"MQST\0\0\0\0", Priority=4, Persistence=1, MsgId=b"m" * 24,
+                   CorrelId=b"c" * 24, BackoutCount=2, ReplyToQ=b"REPLY.Q".ljust(48, b"\0"),
+                   ReplyToQMgr=b"QM2".ljust(48), UserIdentifier=b"app", AccountingToken=b"a" * 32,
+                   PutApplName=b"my program", PutDate=b"20250102", PutTime=b"03040506", GroupId=b"g" * 24,
+                   MsgSeqNumber=3, Offset=100, MsgFlags=CMQC.MQMF_MSG_IN_GROUP, OriginalLength=9, Version=2),
+        "PMO": dict(Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_NEW_MSG_ID, ResolvedQName=b"Q\0",
+                    ResolvedQMgrName=b"QM1  "),
+        "GMO": dict(Options=CMQC.MQGMO_WAIT, WaitInterval=250, ResolvedQName=b"R", MatchOptions=CMQC.MQMO_NONE,
+                    GroupStatus=CMQC.MQGS_MSG_IN_GROUP, SegmentStatus=CMQC.MQSS_SEGMENT,
+                    Segmentation=CMQC.MQSEG_ALLOWED, MsgToken=b"t" * 16, ReturnedLength=5, Version=4),
+    }[cls_name]
+    return getattr(ibmmq, cls_name)(**values).pack()
+
+
+@pytest.mark.parametrize("cls_name", ["MD", "PMO", "GMO"])
+@pytest.mark.parametrize("filled", [False, True], ids=["defaults", "every-field-set"])
+def test_the_per_message_codec_converts_as_the_field_by_field_conversion_does(ibmmq_emulator, cls_name, filled):
+    from mq_conformance.adapters.ibmmq_emulator import emulator as em
+    from mq_conformance.reference.calls import STRUCTURES
+
+    model_cls, kinds = STRUCTURES[cls_name]
+    raw = _filled(cls_name) if filled else getattr(ibmmq, cls_name)().pack()
+    codec = em.codec(cls_name)
+    values, decoded = codec.decode(raw)
+    record = em.unpack(cls_name, raw, cls_name)
+    assert decoded == em.to_model(record, kinds, model_cls())
+    answer = em.to_model(em.unpack(cls_name, _filled(cls_name), cls_name), kinds, model_cls())
+    if cls_name == "MD":
+        answer.Format = "MQHRF2  "  # a model value that differs from the caller's
+    assert codec.encode(values, answer) == em.from_model(answer, kinds, record).pack()
+    assert codec.repack(values) == raw
+
+
+def test_the_per_message_codec_refuses_a_wrong_size_as_unpack_does(ibmmq_emulator):
+    from mq_conformance.adapters.ibmmq_emulator import emulator as em
+
+    with pytest.raises(EmulatorError, match="MQMD wrong size. Given: 3"):
+        em.codec("MD").decode(b"MD ")
+    with pytest.raises(EmulatorError, match="MQGMO: expected the packed structure as bytes, not str"):
+        em.codec("GMO").decode("GMO")
+
+
 def test_ibmmq_is_bound_to_the_emulated_native_module():
     assert ibmmq.ibmmqc is native
     assert ibmmq.__c_version__ == ibmmq.__py_version__

@@ -4,8 +4,10 @@ binary structures.
 :class:`Emulator` owns one :class:`mq_conformance.reference.cluster.Cluster` (queue manager QM1 until more are defined) and
 implements the native functions of IBM's ``ibmmqc`` module with the same arguments and return tuples (read from
 IBM's mq-mqi-python ``ibmmqc.c``): structures arrive packed by the ``ibmmq`` package's own classes (``MD``,
-``GMO``, ``PMO``, ``OD``...), are unpacked with those classes, copied into the model's structures, and the
-model's answers are packed back into IBM's layout. Completion and reason codes are the model's.
+``GMO``, ``PMO``, ``OD``...), are unpacked with their layouts (read once from those classes: :class:`Layout`)
+straight into the model's structures, and the model's answers are packed back into IBM's layout; the structures
+of every message (MQMD, MQPMO, MQGMO) go through a :class:`Codec` written out once per structure. Completion and
+reason codes are the model's.
 
 Beyond the model, the emulator answers what an application of a real queue manager expects to find there:
 
@@ -31,8 +33,6 @@ import struct
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -303,6 +303,155 @@ def from_model(source: Any, kinds: dict[str, tuple], structure: Record) -> Recor
     return structure
 
 
+class _Converted(dict):
+    """A conversion remembered: the value of ``convert`` for each key asked (at most 1,024 kept, then it starts
+    again). The character fields of a structure take few values (blanks, a queue's name, a user), and a hit costs
+    a dict lookup rather than a decode or an encode."""
+
+    __slots__ = ("convert",)
+
+    def __init__(self, convert):
+        super().__init__()
+        self.convert = convert
+
+    def __missing__(self, key: Any) -> Any:
+        value = self.convert(key)
+        if len(self) >= 1024:
+            self.clear()
+        self[key] = value
+        return value
+
+
+def _read_text(raw: bytes) -> str:
+    """A character field for the model: text without its padding (as :func:`to_model`)."""
+    return raw.decode("utf-8", errors="replace").rstrip("\0 ")
+
+
+def _read_format(raw: bytes) -> str:
+    """A format name for the model: 8 characters (as :func:`to_model`)."""
+    return raw.decode("ascii", errors="replace").replace("\0", " ").ljust(8)[:8]
+
+
+def _padder(length: int):
+    """A character field of ``length`` bytes in IBM's layout, blank-padded (as :func:`from_model`)."""
+    def pad(value: str) -> bytes:
+        raw = value.encode("utf-8")
+        return raw[:length].ljust(length, b" ") if length else raw
+    return pad
+
+
+class Codec:
+    """One of IBM's structures straight to the model's and back, for the calls made once per message (MQPUT,
+    MQPUT1, MQGET): the conversions of :func:`to_model` and :func:`from_model`, written out once per structure as
+    one function over the layout's unpacked values, so a call costs one ``struct`` unpack, one dict and one
+    ``struct`` pack rather than a loop over the fields twice. Same results as ``unpack`` + ``to_model`` and
+    ``from_model`` + ``pack`` (tests/test_ibmmq_emulator.py compares them)."""
+
+    def __init__(self, cls_name: str, kinds: dict[str, tuple], model_cls: type, what: str):
+        self.layout = shape = layout(cls_name)
+        self.model_cls, self.what = model_cls, what
+        position, index = 0, {}
+        for name, count in shape.fields:
+            index[name] = position
+            position += count or 1
+        self.index = index
+        reads, writes = [], []
+        space: dict[str, Any] = {"text": _Converted(_read_text), "format": _Converted(_read_format)}
+        for name, tag, length in _plan(kinds, shape):
+            at = index[name]
+            if tag == "id":
+                given = shape.lengths.get(name, 0)
+                read = f"v[{at}]" if given == length else f"v[{at}].ljust({length}, b'\\0')[:{length}]"
+                write = f"bytes(m.{name})"
+            elif tag in ("text", "format"):
+                read = f"{tag}[v[{at}]]"
+                space.setdefault(f"padded{length}", _Converted(_padder(length)))
+                write = f"padded{length}[m.{name}]"
+            else:
+                read, write = f"v[{at}]", f"m.{name}"
+            reads.append(f"{name!r}: {read}")
+            writes.append(f"    v[{at}] = {write}")
+        source = (f"def read(v):\n    return {{{', '.join(reads)}}}\n"
+                  "def write(v, m):\n" + "\n".join(writes) + "\n    return v\n")
+        exec(compile(source, f"<codec {cls_name}>", "exec"), space)  # noqa: S102 - our own generated code
+        self._read, self._write = space["read"], space["write"]
+        self._unpack, self._pack = shape.struct.unpack, shape.struct.pack
+        self._of = model_cls.of
+        # MQGET's descriptor: the fields the model does not keep, as a default application type and blanks
+        self.blanks = tuple((index[name], value) for name, value in (
+            ("PutApplType", MQAT_DEFAULT), ("ApplIdentityData", b" " * 32), ("ApplOriginData", b" " * 4))
+            if name in index) if cls_name == "MD" else ()
+
+    def decode(self, raw: Any) -> tuple[tuple, Any]:
+        """(the layout's values, the model's structure) of the bytes IBM's layer packed; a wrong size is refused
+        as by :func:`unpack`."""
+        if type(raw) is not bytes:
+            if not isinstance(raw, bytearray):
+                raise EmulatorError(f"{self.what}: expected the packed structure as bytes, not {type(raw).__name__}")
+            raw = bytes(raw)
+        if len(raw) != self.layout.size:
+            raise EmulatorError(f"{self.what} wrong size. Given: {len(raw)}, expected {self.layout.size}")
+        values = self._unpack(raw)
+        return values, self._of(self._read(values))
+
+    def encode(self, values: tuple, model: Any, *fixed: tuple[int, Any]) -> bytes:
+        """The structure packed again with the model's fields in place (``fixed``: (index, value) set after)."""
+        changed = self._write(list(values), model)
+        for at, value in fixed:
+            changed[at] = value
+        return self._pack(*changed)
+
+    def repack(self, values: tuple) -> bytes:
+        """The structure as it came (packed again from its values)."""
+        return self._pack(*values)
+
+    def value(self, values: tuple, name: str, default: Any = 0) -> Any:
+        """One field of the unpacked values (``default`` when this structure version has none)."""
+        at = self.index.get(name)
+        return default if at is None else values[at]
+
+
+_CODECS: dict[str, Codec] = {}
+
+
+def codec(cls_name: str) -> Codec:
+    """The codec of MD, PMO or GMO (made on first use, once IBM's layer is importable)."""
+    found = _CODECS.get(cls_name)
+    if found is None:
+        kinds, model_cls, what = {"MD": (MD_FIELDS, MQMD, "MQMD"), "PMO": (PMO_FIELDS, MQPMO, "MQPMO"),
+                                  "GMO": (GMO_FIELDS, MQGMO, "MQGMO")}[cls_name]
+        found = _CODECS[cls_name] = Codec(cls_name, kinds, model_cls, what)
+    return found
+
+
+class _CallGuard:
+    """The discipline of one native call (see :meth:`Emulator._call`), as a plain context manager: a generator
+    one costs more than the rest of the emulator's share of a put."""
+
+    __slots__ = ("emulator",)
+
+    def __init__(self, emulator: Emulator):
+        self.emulator = emulator
+
+    def __enter__(self) -> None:
+        emulator = self.emulator
+        emulator._lock.acquire()
+        if emulator.real_time:
+            try:
+                emulator._tick()
+            except BaseException:
+                emulator._lock.release()
+                raise
+
+    def __exit__(self, *exc: Any) -> None:
+        emulator = self.emulator
+        try:
+            if emulator._waiting:
+                emulator._changed.notify_all()
+        finally:
+            emulator._lock.release()
+
+
 class Emulator:
     """An in-process IBM MQ: the reference model behind IBM's native-module interface.
 
@@ -321,21 +470,17 @@ class Emulator:
         # may make a message available (put, commit, backout, disconnect, set, time passing...) notifies.
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
+        self._waiting = 0  # gets asleep on the condition: a call notifies only when there are some
+        self._guard = _CallGuard(self)
         self.real_time = real_time  # the clock follows the wall clock (PutDate/PutTime, expiry, mark intervals)
         self.waits = waits  # MQGMO_WAIT waits in real time; False: the model's wait (its clock moves instead)
         self.context = waits  # a put with default context carries the connection's identity (the model's: none)
         self.reset()
 
-    @contextmanager
-    def _call(self) -> Iterator[None]:
-        """One native call: under the lock, the clock brought to now (real time), waiting gets told at the end."""
-        with self._changed:
-            if self.real_time:
-                self._tick()
-            try:
-                yield
-            finally:
-                self._changed.notify_all()
+    def _call(self) -> _CallGuard:
+        """One native call: under the lock, the clock brought to now (real time), waiting gets told at the end
+        (when there are any)."""
+        return self._guard
 
     def _tick(self) -> None:
         """Bring the model's clock to the wall clock (it only moves forward)."""
@@ -602,57 +747,65 @@ class Emulator:
             return result.comp_code, result.reason
 
     def MQPUT(self, hconn: int, hobj: int, md_raw: bytes, pmo_raw: bytes, data: bytes) -> tuple[bytes, bytes, int, int]:
-        with self._call():
-            md, pmo = unpack("MD", md_raw, "MQMD"), unpack("PMO", pmo_raw, "MQPMO")
-            conn = self._conn(hconn)
+        md_codec, pmo_codec = codec("MD"), codec("PMO")
+        with self._guard:
+            md, model_md = md_codec.decode(md_raw)
+            pmo, model_pmo = pmo_codec.decode(pmo_raw)
+            conn = self._conns.get(hconn)
             if conn is None:
-                return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_HCONN_ERROR
+                return md_codec.repack(md), pmo_codec.repack(pmo), MQCC_FAILED, MQRC_HCONN_ERROR
             if hobj in conn.special:
-                return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_NOT_OPEN_FOR_OUTPUT
-            model_md, model_pmo = self._put_structures(md, pmo, conn)
-            result = self._model(self._with_handles(conn, pmo, lambda: self.world.put(
-                conn.qmgr, conn.hconn, hobj, model_md, model_pmo, bytes(data))))
+                return md_codec.repack(md), pmo_codec.repack(pmo), MQCC_FAILED, MQRC_NOT_OPEN_FOR_OUTPUT
+            self._identify(conn)
+            put = self._with_handles(conn, pmo_codec, pmo, lambda: self.world.put(
+                conn.qmgr, conn.hconn, hobj, model_md, model_pmo, bytes(data)))
+            try:
+                result = put()
+            except NotModelled as exc:
+                result = refuse(str(exc))
             self._serve(conn.qmgr)
             return self._put_reply(md, pmo, result)
 
     def MQPUT1(self, hconn: int, od_raw: bytes, md_raw: bytes, pmo_raw: bytes,
                data: bytes, strings: dict[str, str] | None = None) -> tuple[bytes, bytes, int, int]:
         """MQPUT1; ``strings`` are the MQOD's MQCHARV strings (ObjectString), read by the caller's process."""
-        with self._call():
+        md_codec, pmo_codec = codec("MD"), codec("PMO")
+        with self._guard:
             od = unpack("OD", od_raw, "MQOD")
-            md, pmo = unpack("MD", md_raw, "MQMD"), unpack("PMO", pmo_raw, "MQPMO")
+            md, model_md = md_codec.decode(md_raw)
+            pmo, model_pmo = pmo_codec.decode(pmo_raw)
             conn = self._conn(hconn)
             if conn is None:
-                return md.pack(), pmo.pack(), MQCC_FAILED, MQRC_HCONN_ERROR
+                return md_codec.repack(md), pmo_codec.repack(pmo), MQCC_FAILED, MQRC_HCONN_ERROR
             name = _text(od.ObjectName)
             if od.ObjectType == MQOT_TOPIC:  # adapters/ibmmq_emulator/pubsub.py
                 from .pubsub import topic_od
 
-                model_md, model_pmo = self._put_structures(md, pmo, conn)
+                self._identify(conn)
                 model = topic_od(od, strings or {})
                 result = self._model(lambda: self.world.put1(conn.qmgr, conn.hconn, model, model_md, model_pmo,
                                                              bytes(data)))
                 return self._put_reply(md, pmo, result)
             if od.ObjectType != MQOT_Q:
                 refused = refuse(f"MQPUT1 to object type {od.ObjectType} ({object_type_name(od.ObjectType)})")
-                return md.pack(), pmo.pack(), refused.comp_code, refused.reason
-            model_md, model_pmo = self._put_structures(md, pmo, conn)
+                return md_codec.repack(md), pmo_codec.repack(pmo), refused.comp_code, refused.reason
+            self._identify(conn)
             model_od = MQOD(ObjectName=name, ObjectQMgrName=_text(od.ObjectQMgrName),
                             DynamicQName=_text(od.DynamicQName))
-            result = self._model(self._with_handles(conn, pmo, lambda: self.world.put1(
+            result = self._model(self._with_handles(conn, pmo_codec, pmo, lambda: self.world.put1(
                 conn.qmgr, conn.hconn, model_od, model_md, model_pmo, bytes(data))))
             self._serve(conn.qmgr)
             return self._put_reply(md, pmo, result)
 
-    def _with_handles(self, conn: _Conn, pmo: Any, put):
+    def _with_handles(self, conn: _Conn, pmo_codec: Codec, pmo: tuple, put):
         """The put, given the properties of the MQPMO's message handles when it names any (handles.py)."""
-        original, new = getattr(pmo, "OriginalMsgHandle", 0), getattr(pmo, "NewMsgHandle", 0)
+        original, new = pmo_codec.value(pmo, "OriginalMsgHandle"), pmo_codec.value(pmo, "NewMsgHandle")
         if not original and not new:
             return put
         qm = self.world.qmgr(conn.qmgr)
         return lambda: properties.put_with_properties(
             qm, conn.hconn, handles.model_hmsg(self, conn.qmgr, original), handles.model_hmsg(self, conn.qmgr, new),
-            getattr(pmo, "Action", 0), put)
+            pmo_codec.value(pmo, "Action"), put)
 
     def _get_once(self, conn: _Conn, hobj: int, md: MQMD, gmo: MQGMO, max_length: int, hmsg: int) -> Result:
         """One model MQGET; with a MsgHandle, or on a queue manager that has message handles, its properties go
@@ -663,58 +816,57 @@ class Emulator:
         return properties.get_with_properties(qm, conn.hconn, hobj, md, gmo, max_length,
                                               handles.model_hmsg(self, conn.qmgr, hmsg))
 
-    def _put_structures(self, md: Any, pmo: Any, conn: _Conn) -> tuple[MQMD, MQPMO]:
-        model_md, model_pmo = to_model(md, MD_FIELDS, MQMD()), to_model(pmo, PMO_FIELDS, MQPMO())
-        model_conn = self.world.qmgr(conn.qmgr).connections.get(conn.hconn)
-        if self.context and model_conn is not None:
-            # MQPMO_DEFAULT_CONTEXT (or no context option): the model sets the identity and origin context from
-            # the connection's environment, this process's user and program (reference/context.py)
-            model_conn.user, model_conn.appl_name = conn.user[:12], conn.appl[:28]
-        return model_md, model_pmo
+    def _identify(self, conn: _Conn) -> None:
+        """The identity a put with default context carries: the connection's."""
+        if self.context:
+            model_conn = self.world.qmgr(conn.qmgr).connections.get(conn.hconn)
+            if model_conn is not None:
+                # MQPMO_DEFAULT_CONTEXT (or no context option): the model sets the identity and origin context
+                # from the connection's environment, this process's user and program (reference/context.py)
+                model_conn.user, model_conn.appl_name = conn.user[:12], conn.appl[:28]
 
     @staticmethod
-    def _put_reply(md: Any, pmo: Any, result: Result) -> tuple[bytes, bytes, int, int]:
-        if result.md is not None:
-            from_model(result.md, MD_FIELDS, md)
-        if result.pmo is not None:
-            from_model(result.pmo, PMO_FIELDS, pmo)
-        return md.pack(), pmo.pack(), result.comp_code, result.reason
+    def _put_reply(md: tuple, pmo: tuple, result: Result) -> tuple[bytes, bytes, int, int]:
+        md_codec, pmo_codec = _CODECS["MD"], _CODECS["PMO"]
+        return (md_codec.repack(md) if result.md is None else md_codec.encode(md, result.md),
+                pmo_codec.repack(pmo) if result.pmo is None else pmo_codec.encode(pmo, result.pmo),
+                result.comp_code, result.reason)
 
     def MQGET(self, hconn: int, hobj: int, md_raw: bytes, gmo_raw: bytes,
               max_length: int) -> tuple[bytes, bytes, bytes, int, int, int]:
-        with self._call():
-            md, gmo = unpack("MD", md_raw, "MQMD"), unpack("GMO", gmo_raw, "MQGMO")
-            conn = self._conn(hconn)
+        md_codec, gmo_codec = codec("MD"), codec("GMO")
+        with self._guard:
+            md, model_md = md_codec.decode(md_raw)
+            gmo, model_gmo = gmo_codec.decode(gmo_raw)
+            conn = self._conns.get(hconn)
             if conn is None:
-                return b"", md.pack(), gmo.pack(), 0, MQCC_FAILED, MQRC_HCONN_ERROR
+                return b"", md_codec.repack(md), gmo_codec.repack(gmo), 0, MQCC_FAILED, MQRC_HCONN_ERROR
             if hobj in conn.special:
-                return b"", md.pack(), gmo.pack(), 0, MQCC_FAILED, V["MQRC_NOT_OPEN_FOR_INPUT"]
+                return (b"", md_codec.repack(md), gmo_codec.repack(gmo), 0, MQCC_FAILED,
+                        V["MQRC_NOT_OPEN_FOR_INPUT"])
             if not isinstance(max_length, int) or max_length < 0:
-                return b"", md.pack(), gmo.pack(), 0, MQCC_FAILED, V["MQRC_BUFFER_LENGTH_ERROR"]
-            result = self._get(conn, hobj, md, gmo, max_length)
-            if result.md is not None:
-                from_model(result.md, MD_FIELDS, md)
-                md.PutApplType = MQAT_DEFAULT
-                md.ApplIdentityData = b" " * 32
-                md.ApplOriginData = b" " * 4
-            if result.gmo is not None:
-                from_model(result.gmo, GMO_FIELDS, gmo)
+                return (b"", md_codec.repack(md), gmo_codec.repack(gmo), 0, MQCC_FAILED,
+                        V["MQRC_BUFFER_LENGTH_ERROR"])
+            result = self._get(conn, hobj, model_md, model_gmo, gmo_codec.value(gmo, "MsgHandle"), max_length)
+            # the descriptor fields the model does not keep come back as a default application type and blanks
+            md_out = md_codec.repack(md) if result.md is None else md_codec.encode(md, result.md, *md_codec.blanks)
+            gmo_out = gmo_codec.repack(gmo) if result.gmo is None else gmo_codec.encode(gmo, result.gmo)
             data = (result.data or b"")[:max_length]
             length = result.data_length if result.data_length is not None else 0
-            return data, md.pack(), gmo.pack(), length, result.comp_code, result.reason
+            return data, md_out, gmo_out, length, result.comp_code, result.reason
 
-    def _get(self, conn: _Conn, hobj: int, md: Any, gmo: Any, max_length: int) -> Result:
+    def _get(self, conn: _Conn, hobj: int, model_md: MQMD, model_gmo: MQGMO, hmsg: int, max_length: int) -> Result:
         """The model's MQGET; with MQGMO_WAIT and no message, wait on the condition in real time until a matching
         message becomes available (put or committed by another connection, backed out, its mark lapsed) or the
         WaitInterval ends (MQWI_UNLIMITED: no end). The model itself never waits: it is asked with a zero
         interval, as often as something changes. Clauses: get.wait.*."""
-        model_md = to_model(md, MD_FIELDS, MQMD())
-        model_gmo = to_model(gmo, GMO_FIELDS, MQGMO())
         interval = model_gmo.WaitInterval
         waiting = self.waits and model_gmo.Options & MQGMO_WAIT and (interval >= 0 or interval == MQWI_UNLIMITED)
-        hmsg = getattr(gmo, "MsgHandle", 0)
         if not waiting:
-            return self._model(lambda: self._get_once(conn, hobj, model_md, model_gmo, max_length, hmsg))
+            try:
+                return self._get_once(conn, hobj, model_md, model_gmo, max_length, hmsg)
+            except NotModelled as exc:
+                return refuse(str(exc))
         deadline = None if interval == MQWI_UNLIMITED else time.monotonic() + interval / 1000
         while True:
             asked_md, asked_gmo = model_md.copy(), model_gmo.copy()
@@ -727,7 +879,11 @@ class Emulator:
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
                 return result
-            self._changed.wait(remaining if remaining is None or remaining < 60 else 60)
+            self._waiting += 1
+            try:
+                self._changed.wait(remaining if remaining is None or remaining < 60 else 60)
+            finally:
+                self._waiting -= 1
             if not any(other is conn for other in self._conns.values()):  # gone meanwhile (MQDISC, reset)
                 return Result(MQCC_FAILED, MQRC_CONNECTION_BROKEN, [])
             if self.real_time:

@@ -84,8 +84,8 @@ def active() -> Emulator | None:
 
 
 def _owner(hconn: Any) -> Emulator | None:
-    with _lock:
-        return _owners.get(hconn) if isinstance(hconn, int) else None
+    # every call starts here: one dict read, atomic without the module's lock (the writers keep it)
+    return _owners.get(hconn) if isinstance(hconn, int) else None
 
 
 def _this_process() -> tuple[str, str]:
