@@ -87,15 +87,20 @@ def apply(qm: QueueManager, conn: Connection, options: int, stored: MQMD) -> str
     return "put.context.default"
 
 
-def clauses_of(applied: str) -> list[str]:
+_CLAUSES_OF = {applied: (applied, "put.context.date-time") if applied in ("put.context.default",
+                                                                          "put.context.set-identity") else (applied,)
+               for applied in ("put.context.default", "put.context.set-identity", "put.context.set-all",
+                               "put.context.none")}
+
+
+def clauses_of(applied: str) -> tuple[str, ...]:
     """The clauses of a put whose context ``apply`` set: the option's own, and put.context.date-time when the
     queue manager set PutDate and PutTime."""
-    return [applied] + (["put.context.date-time"] if applied in ("put.context.default",
-                                                                  "put.context.set-identity") else [])
+    return _CLAUSES_OF[applied]
 
 
 def returned(stored: MQMD, out: MQMD) -> None:
     """Copy the context the message was put with into the caller's MQMD: they are output fields of MQPUT and
-    MQPUT1 (put.context.default)."""
-    for name in IDENTITY + ORIGIN:
-        setattr(out, name, getattr(stored, name))
+    MQPUT1 (put.context.default). The fields are IDENTITY and ORIGIN, written out: this runs on every put."""
+    out.UserIdentifier, out.AccountingToken = stored.UserIdentifier, stored.AccountingToken
+    out.PutApplName, out.PutDate, out.PutTime = stored.PutApplName, stored.PutDate, stored.PutTime

@@ -202,6 +202,11 @@ def test_the_per_message_codec_converts_as_the_field_by_field_conversion_does(ib
         answer.Format = "MQHRF2  "  # a model value that differs from the caller's
     assert codec.encode(values, answer) == em.from_model(answer, kinds, record).pack()
     assert codec.repack(values) == raw
+    # the same bytes again (remembered): an equal structure of the call's own, which the model may change
+    again = codec.decode(raw)[1]
+    assert again == decoded and again is not decoded
+    again.Version = 99
+    assert codec.decode(raw)[1] == decoded
 
 
 def test_the_per_message_codec_refuses_a_wrong_size_as_unpack_does(ibmmq_emulator):

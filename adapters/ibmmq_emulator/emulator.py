@@ -377,6 +377,7 @@ class Codec:
         self._read, self._write = space["read"], space["write"]
         self._unpack, self._pack = shape.struct.unpack, shape.struct.pack
         self._of = model_cls.of
+        self._seen: dict[bytes, tuple[tuple, dict[str, Any]]] = {}  # raw -> (values, the model's fields)
         # MQGET's descriptor: the fields the model does not keep, as a default application type and blanks
         self.blanks = tuple((index[name], value) for name, value in (
             ("PutApplType", MQAT_DEFAULT), ("ApplIdentityData", b" " * 32), ("ApplOriginData", b" " * 4))
@@ -384,15 +385,24 @@ class Codec:
 
     def decode(self, raw: Any) -> tuple[tuple, Any]:
         """(the layout's values, the model's structure) of the bytes IBM's layer packed; a wrong size is refused
-        as by :func:`unpack`."""
-        if type(raw) is not bytes:
-            if not isinstance(raw, bytearray):
-                raise EmulatorError(f"{self.what}: expected the packed structure as bytes, not {type(raw).__name__}")
+        as by :func:`unpack`. An application sends the same structure again and again (a fresh MD() for every
+        get, an MQPMO set once): the last 256 are remembered, and each call gets a structure of its own."""
+        if type(raw) is bytes:
+            seen = self._seen.get(raw)
+            if seen is not None:
+                return seen[0], self._of(seen[1].copy())
+        elif isinstance(raw, bytearray):
             raw = bytes(raw)
+        else:
+            raise EmulatorError(f"{self.what}: expected the packed structure as bytes, not {type(raw).__name__}")
         if len(raw) != self.layout.size:
             raise EmulatorError(f"{self.what} wrong size. Given: {len(raw)}, expected {self.layout.size}")
         values = self._unpack(raw)
-        return values, self._of(self._read(values))
+        fields = self._read(values)
+        if len(self._seen) >= 256:
+            self._seen.clear()
+        self._seen[raw] = (values, fields.copy())
+        return values, self._of(fields)
 
     def encode(self, values: tuple, model: Any, *fixed: tuple[int, Any]) -> bytes:
         """The structure packed again with the model's fields in place (``fixed``: (index, value) set after)."""
