@@ -175,6 +175,8 @@ def _step_record(step: StepResult) -> dict[str, Any]:
     record = {name: getattr(step, name) for name in _STEP_FIELDS}
     # what the implementation said, bounded: a 1 MB error text on every call made a 6.6 GB results.jsonl
     record["outcome"], record["problems"] = bounded(step.outcome), bounded(step.problems)
+    if not step.cites:
+        del record["cites"]  # only a step that cites clauses of its own says so
     return record
 
 
@@ -570,10 +572,14 @@ def failing_sequence(record: dict) -> list[dict]:
 def scenario_blame(record: dict) -> tuple[list[str], list[str]]:
     """What a failing scenario blames, and what else was applied where it failed: the clauses the scenario cites
     that the model applied at its failing steps (all it cites when it cites none of those), and the other clauses
-    applied there ("also applied": shown, not failed)."""
+    applied there ("also applied": shown, not failed). A failing step that cites clauses of its own blames those
+    alone: a step breaking two rules at once, where IBM gives no order, cites the decision that orders them."""
     cited = set(record["clauses"])
-    applied = {c for step in record["steps"] if step["status"] in (FAILED, ERROR) for c in step["clauses"]}
-    blamed = (cited & applied) or cited
+    failing = [step for step in record["steps"] if step["status"] in (FAILED, ERROR)]
+    applied = {c for step in failing for c in step["clauses"]}
+    own = {c for step in failing for c in step.get("cites", ())}
+    applied_elsewhere = {c for step in failing if not step.get("cites") for c in step["clauses"]}
+    blamed = (own | (cited & applied_elsewhere)) or cited
     return sorted(blamed), sorted(applied - blamed)
 
 

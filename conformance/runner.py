@@ -35,6 +35,7 @@ class StepResult:
     problems: list[str] = field(default_factory=list)
     clauses: list[str] = field(default_factory=list)
     setup: bool = False
+    cites: list[str] = field(default_factory=list)  # the step's own clauses (``clauses:`` on the step): its blame
 
 
 @dataclass
@@ -104,7 +105,7 @@ def _run_step(index: int, step: Step, adapter: Adapter, bindings: Bindings, attr
         problems = match(step.expect, outcome, bindings)
         status = FAILED if problems else PASSED
     return StepResult(index, step.line, step.call.op, call.to_json(), dict(step.expect), outcome.to_json(), status,
-                      problems, clauses, step.setup)
+                      problems, clauses, step.setup, list(step.clauses))
 
 
 def reference_attribution(adapter: Adapter) -> Adapter | None:

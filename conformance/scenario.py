@@ -16,8 +16,10 @@ A scenario is executable documentation; any adapter can run it. Its shape::
       - put: {handle: h, PMO: {Options: [MQPMO_LOGICAL_ORDER]}, MD: {MsgFlags: [MQMF_MSG_IN_GROUP]}, data: one}
         expect: {CompCode: MQCC_OK, MD: {GroupId: $g, MsgSeqNumber: 1}}
 
-A step without ``expect`` expects ``CompCode: MQCC_OK``. Everything is checked when the file is loaded, so a
-mistake is reported as one line naming the file and line, never as a failure of the implementation.
+A step without ``expect`` expects ``CompCode: MQCC_OK``. A step may cite clauses of its own (``clauses:`` on the
+step); a failing step blames those alone (conformance/report.py): a step whose call breaks two rules where IBM
+gives no order cites the decision that orders them (tests/test_order_decisions.py). Everything is checked when the
+file is loaded, so a mistake is reported as one line naming the file and line, never as a failure of the implementation.
 """
 
 from __future__ import annotations
