@@ -1,6 +1,9 @@
-"""Every clause a scenario cites can fail: the model names it in that scenario's results (the clauses of the
-steps), so a failing step blames it and a passing one credits it - never by accident. An order decision cited on a
-step (put.check-order) applies where that step's call breaks two rules (tests/second_reasons.py finds them).
+"""Every clause a scenario or a certification test cites can fail: the model names it in that scenario's results
+(the clauses of the steps), so a failing step blames it and a passing one credits it - never by accident. An
+order decision cited on a step (put.check-order) applies where that step's call breaks two rules (tests/
+second_reasons.py finds them). The certification tests run once on the model, recording what it names in each
+(tests/clause_recorder.py): a test with fixed calls must see each clause it cites named there; a state machine or
+property, somewhere in the suite.
 
 The exceptions are data, in fixtures/clause-production.yaml: clauses of pure documentation (principles the model
 holds by construction, never the decision of one call) and the known gaps (a clause the model applies in a
@@ -10,7 +13,13 @@ fails this test too, so the list stays true.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import tempfile
 from functools import cache
+from pathlib import Path
 
 import pytest
 import yaml
@@ -26,7 +35,11 @@ LEDGER = yaml.safe_load((fixtures.ROOT / "clause-production.yaml").read_text(enc
 DOCUMENTATION: dict[str, str] = LEDGER["documentation"]
 GAPS: dict[tuple[str, str], str] = {(gap["clause"], scenario): gap["reason"]
                                     for gap in LEDGER["gaps"] for scenario in gap["scenarios"]}
+TEST_GAPS: dict[tuple[str, str], str] = {(gap["clause"], test): gap["reason"]
+                                         for gap in LEDGER["test-gaps"] for test in gap["tests"]}
 SCENARIOS = suite_scenarios()
+TESTS = Path(__file__).resolve().parent
+CERTIFICATION = TESTS.parent / "conformance" / "certification"
 
 
 @cache
@@ -77,3 +90,47 @@ def test_the_model_names_the_clauses_it_once_left_silent():
     # The two clauses issue 30 found never produced, now named where they apply.
     everywhere = frozenset().union(*produced().values())
     assert {"get.browse.priority-arrivals-need-browse-first", "get.browse.truncated-keeps-cursor"} <= everywhere
+
+
+@cache
+def certification_runs() -> dict[str, dict]:
+    """Certification test (file::name[id]) -> what it cites, what the model named while it ran, and whether its
+    calls are drawn by Hypothesis: the certification tests run once on the model (tests/clause_recorder.py), with
+    a fixed seed, in a pytest of their own."""
+    with tempfile.TemporaryDirectory() as folder:
+        record = Path(folder) / "clauses.json"
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
+               "MQCONF_CLAUSE_RECORD": str(record)}
+        done = subprocess.run([sys.executable, "-m", "pytest", "-c", str(CERTIFICATION / "pytest.ini"),
+                               str(CERTIFICATION), "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                               "-p", "clause_recorder", "--adapter", "clause_recorder:RecordingAdapter",
+                               "--hypothesis-seed=0"], env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        found = json.loads(record.read_text(encoding="utf-8"))
+    return {node.split("certification/")[-1]: entry for node, entry in found.items()}
+
+
+def test_every_clause_a_certification_test_cites_is_named_by_the_model_where_it_applies():
+    # A test whose calls are fixed names each clause it cites in its own calls; a state machine or a property
+    # (calls drawn at random) names each somewhere in the suite: in a scenario or a fixed test.
+    fixed = frozenset().union(*produced().values(), *(set(e["named"]) for e in certification_runs().values() if not e["drawn"]))
+    silent = []
+    for test, entry in sorted(certification_runs().items()):
+        named = fixed if entry["drawn"] else set(entry["named"])
+        silent += [f"{c} in {test}" for c in entry["cites"]
+                   if c not in named and c not in DOCUMENTATION and (c, test) not in TEST_GAPS]
+    assert silent == [], "certification tests cite clauses the model never names where they apply: " \
+                         "name them in the model, or list them in fixtures/clause-production.yaml"
+
+
+def test_listed_test_gaps_are_cited_and_still_silent():
+    fixed = frozenset().union(*produced().values(), *(set(e["named"]) for e in certification_runs().values() if not e["drawn"]))
+    stale = []
+    for (clause, test), reason in sorted(TEST_GAPS.items()):
+        entry = certification_runs().get(test)
+        if entry is None or clause not in entry["cites"]:
+            stale.append(f"{clause} in {test}: not cited there")
+        elif clause in (fixed if entry["drawn"] else set(entry["named"])):
+            stale.append(f"{clause} in {test}: named now, delete the gap")
+        assert reason
+    assert stale == []
