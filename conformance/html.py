@@ -454,6 +454,9 @@ def render_campaign(campaign: dict[str, Any], report: dict[str, Any], anchor: st
     if campaign["adapter"] not in (report["adapter"]["name"], report["adapter"].get("spec")):
         out.append(f'<p class="warn">This campaign ran on <code>{_e(campaign["adapter"])}</code>, not on '
                    f'<code>{_e(report["adapter"]["name"])}</code>, the adapter of this run.</p>')
+    elif campaign.get("identity_differs"):
+        out.append('<p class="warn">This campaign is of another implementation than this run\'s (shown, not '
+                   f'counted): {_e("; ".join(campaign["identity_differs"]))}</p>')
     replayed = (f"the corpus {campaign['corpus']}" if campaign["corpus"] else
                 f"{campaign['sequences']} generated sequences of {campaign['length']} calls, seed {campaign['seed']}")
     seconds = f", {campaign['seconds']} s" if campaign["seconds"] is not None else ""

@@ -490,11 +490,21 @@ def _command_path(path: str) -> str:
         return path
 
 
-def campaign_section(copy: dict[str, Any], directory: Path) -> dict[str, Any]:
+def campaign_section(copy: dict[str, Any], directory: Path, adapter: dict | None = None) -> dict[str, Any]:
     """One entry of the report's ``campaigns``: a campaign's settings, headline numbers, coverage per table,
     every divergence signature with its witness scenario and the command that runs it, and the most applied
-    clauses. Paths are relative to the report folder ``directory`` where possible."""
+    clauses. Paths are relative to the report folder ``directory`` where possible. ``identity_differs``: how the
+    implementation the campaign recorded (identity.py) differs from the run's ``adapter`` - the same adapter
+    string may reach another program since - one line each; empty when they agree or the campaign recorded none."""
     summary = copy["summary"]
+    recorded = (summary.get("identity") or {}).get("implementation") if isinstance(summary.get("identity"), dict) \
+        else None
+    differs: list[str] = []
+    if isinstance(recorded, dict) and adapter is not None:
+        from .identity import differences
+
+        now = {k: v for k, v in adapter.items() if k != "spec"}
+        differs = [f"implementation.{line}" for line in differences(recorded, now)]
     config, run, aggregates = summary["config"], summary["run"], summary["aggregates"]
     signatures = []
     for signature in aggregates["signatures"]:
@@ -528,6 +538,7 @@ def campaign_section(copy: dict[str, Any], directory: Path) -> dict[str, Any]:
         "signatures": signatures,
         "clauses_counted": sum(1 for _, n in clauses if n),
         "top_clauses": [{"id": clause_id, "count": n} for clause_id, n in clauses[:TOP_CLAUSES] if n],
+        "identity_differs": differs,
     }
 
 
@@ -780,7 +791,7 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
         areas.setdefault(clause["area"], Counter())[clause["status"]] += 1
     by_status = {status: sum(1 for c in clauses.values() if c["status"] == status) for status in CLAUSE_STATUSES}
     missing = missing_results(meta, records, tests)
-    campaigns = [campaign_section(copy, directory) for copy in read_campaigns(directory)]
+    campaigns = [campaign_section(copy, directory, meta["adapter"]) for copy in read_campaigns(directory)]
     expectations = [e for e in meta.get("expectations") or [] if isinstance(e, dict) and "signature" in e]
     failures += campaign_failures(campaigns, meta["adapter"], expectations)
     return {
@@ -839,7 +850,9 @@ def campaign_failures(campaigns: list[dict], adapter: dict, expectations: list[d
     blame no clause: the witness scenario shows it."""
     same = {adapter.get("spec"), adapter.get("name")}
     failures = []
-    mine = [campaign for campaign in campaigns if campaign["adapter"] in same]
+    # a campaign of this adapter string that recorded another implementation (another program since) is shown,
+    # not counted: its signatures are not this implementation's
+    mine = [campaign for campaign in campaigns if campaign["adapter"] in same and not campaign.get("identity_differs")]
     listed, unseen = judge_signatures([s for c in mine for s in c["signatures"]], expectations or [])
     for entry in unseen if mine else []:
         failures.append({
@@ -1065,7 +1078,10 @@ def render_summary(report: dict[str, Any]) -> str:
                   f"{campaign['sequences']} sequences of "
                   f"{campaign['length']} calls, {campaign['divergent_sequences']} divergent in "
                   f"{len(campaign['signatures'])} signature(s); {cov['clauses_applied']}/{cov['clauses_total']} "
-                  f"clauses applied, {cov['table_rows_covered']}/{cov['table_rows_total']} table rows covered.", ""]
+                  f"clauses applied, {cov['table_rows_covered']}/{cov['table_rows_total']} table rows covered."
+                  + ("" if not campaign.get("identity_differs") else
+                     " It is of another implementation than this run's (shown, not counted): "
+                     + for_markdown("; ".join(campaign["identity_differs"]), 1000) + "."), ""]
     if report["failures"]:
         lines += ["## Failures", ""]
     for failure in report["failures"]:

@@ -106,3 +106,33 @@ def test_the_fingerprint_reads_only_regular_files_the_command_names_and_never_a_
     script.write_text("console.log('hello')\n")
     adapter = SimpleNamespace(command=["node-that-is-not-installed", str(script), str(fifo), "--port", str(tmp_path)])
     assert program_fingerprint(adapter) == {str(script.resolve()): program_fingerprint(adapter)[str(script.resolve())]}
+
+
+def test_a_run_counts_a_campaign_only_of_the_implementation_it_certifies(tmp_path, capsys):
+    """The same --adapter string now reaches another program: the campaign it names was of the old one, so the
+    run shows it, says what differs, and counts none of its signatures."""
+    own_ids = Path(__file__).parent / "servers" / "own_ids.py"
+    script = tmp_path / "srv.sh"
+    script.write_text(f"#!/bin/sh\nMQCONF_TEST_MUTANT=new-msg-id-ignored exec {sys.executable} {own_ids}\n")
+    script.chmod(0o755)
+    adapter = f"jsonlines:{script}"
+    assert cli.main(["campaign", "--adapter", adapter, "--sequences", "40", "--areas", "matching", "--master",
+                     "inprocess", "--output", str(tmp_path / "campaigns"), "--id", "c"]) == 1
+    scenario = Path(cli.fixtures.SCENARIOS) / "put" / "put-logical-order-group-of-two.yaml"
+    run = ["run", "--adapter", adapter, "--scenarios", str(scenario), "--campaign", str(tmp_path / "campaigns" / "c")]
+    assert cli.main([*run, "--output", str(tmp_path / "same")]) == 1  # the broken program: its campaign counts
+    same = json.loads((tmp_path / "same" / "conformance.json").read_text())
+    assert same["verdict"]["counts"]["campaign_signatures"] > 0 and not same["campaigns"][0]["identity_differs"]
+
+    script.write_text(f"#!/bin/sh\nexec {sys.executable} {own_ids}\n")  # fixed, greeting as before
+    capsys.readouterr()
+    assert cli.main([*run, "--output", str(tmp_path / "other")]) == 0
+    other = json.loads((tmp_path / "other" / "conformance.json").read_text())
+    assert other["verdict"]["counts"]["campaign_signatures"] == 0
+    assert not [f for f in other["failures"] if f["kind"] == "campaign"]
+    [differs] = other["campaigns"][0]["identity_differs"]
+    assert differs.startswith(f"implementation.program.{script.resolve()} 'sha256:")
+    summary = (tmp_path / "other" / "summary.md").read_text()
+    assert "of another implementation than this run's (shown, not counted)" in summary
+    assert "of another implementation than this run's (shown, not counted)" in (
+        tmp_path / "other" / "conformance.html").read_text()
