@@ -38,6 +38,8 @@ from .topology import (
 
 DEFAULT_QMGR = "QM1"
 UNKNOWN_OBJECT_NAME = VALUES["MQRC_UNKNOWN_OBJECT_NAME"]
+# The binding options; MQOO_BIND_AS_Q_DEF is zero, so giving it is giving none (open.bind-options-ignored)
+OO_BIND = VALUES["MQOO_BIND_ON_OPEN"] | VALUES["MQOO_BIND_NOT_FIXED"] | VALUES["MQOO_BIND_ON_GROUP"]
 
 
 @dataclass
@@ -258,7 +260,10 @@ class Cluster:
         alias = binding.cluster_alias(self, qm, od)
         if alias is not None:
             return binding.open_cluster(self, qm, hconn, MQOD(alias.BaseQName), options, alias)
-        return self._local(qm.open(hconn, od, options))
+        result = self._local(qm.open(hconn, od, options))
+        if options & OO_BIND and not result.failed and od.ObjectString == "":
+            result.clauses.append("open.bind-options-ignored")  # not a cluster queue: nothing to bind
+        return result
 
     def _local(self, result: Result) -> Result:
         """An MQOPEN or MQPUT1 resolved outside the cluster; in a cluster, a name that no queue and no instance
