@@ -60,14 +60,18 @@ def clear_marks(messages: Iterable[StoredMessage]) -> bool:
     return marked
 
 
-def handle_closed(queue: LocalQueue, hobj: int) -> None:
+def handle_closed(queue: LocalQueue, hobj: int) -> bool:
     """Closing a handle ends its marks; closing the last co-operating handle ends the co-operative marks
-    (browse-mark.close-unmarks)."""
+    (browse-mark.close-unmarks). Whether the rule applied: the handle had marks or was a co-operating handle."""
+    applied = False
     for message in queue.messages.values():
-        if message.handle_marks:
+        if message.handle_marks and hobj in message.handle_marks:
             message.handle_marks.discard(hobj)
+            applied = True
     if hobj in queue.coop_handles:
+        applied = True
         queue.coop_handles.discard(hobj)
         if not queue.coop_handles:
             for message in queue.messages.values():
                 message.coop_marked_at = None
+    return applied

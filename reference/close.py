@@ -30,7 +30,7 @@ def close_queue(qm: QueueManager, conn: Connection, handle: ObjectHandle, option
     closed whatever the completion code.
 
     Clauses: close.options.unknown, put.group-consistency.close-*, put.close-outcome.table2.row5/row6,
-    close.handle-invalid-after.
+    close.handle-invalid-after, browse-mark.close-unmarks.
     """
     if unknown_bits(options, "MQCO"):
         return failure("MQRC_OPTIONS_ERROR", "close.options.unknown")
@@ -56,7 +56,8 @@ def close_queue(qm: QueueManager, conn: Connection, handle: ObjectHandle, option
 
     if not handle.deleted:
         queue = qm.queues[handle.queue]
-        browse_mark.handle_closed(queue, handle.hobj)
+        if browse_mark.handle_closed(queue, handle.hobj):
+            clauses.append("browse-mark.close-unmarks")
         if handle.options & OO_INPUT:
             queue.open_input_count -= 1
             if queue.open_input_count == 0:
