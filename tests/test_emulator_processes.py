@@ -177,3 +177,56 @@ def test_a_tcp_address_with_no_listener_is_host_not_available(tmp_path):
         "    print(exc.reason)\n")
     env = {"MQCONF_EMULATOR": "1", "SITE": str(site)}
     assert _finish(_start(env, str(script))).split() == ["2538"]
+
+
+def test_an_asynchronous_consumer_in_another_process_is_called_with_every_message(queue_manager):
+    """MQCB/MQCTL in an application of the listener: the callbacks run in the application's process."""
+    lines = _finish(_start(queue_manager, "async_consumer.py", "20")).splitlines()
+    assert lines == [f"message {n}" for n in range(20)]
+
+
+def test_an_application_with_a_ccdt_reaches_the_listener_its_channel_names(tmp_path, monkeypatch):
+    """Clause emulator.ccdt: no channel in the application, MQCCDTURL names a JSON CCDT whose channel for QM1 lists
+    a closed port first, then the listener's."""
+    import json
+    import socket
+
+    from mq_conformance.adapters.ibmmq_emulator.emulator import Emulator
+    from mq_conformance.adapters.ibmmq_emulator.server import Listener
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    emulator = Emulator(real_time=True)
+    emulator.developer()
+    listener = Listener("127.0.0.1:0", emulator).start()
+    port = int(listener.address.split("(")[1].rstrip(")"))
+    table = {"channel": [
+        {"name": "OTHER.SVRCONN", "type": "clientConnection",
+         "clientConnection": {"connection": [{"host": "127.0.0.1", "port": closed}], "queueManager": "QM2"}},
+        {"name": "DEV.APP.SVRCONN", "type": "clientConnection",
+         "clientConnection": {"connection": [{"host": "127.0.0.1", "port": closed},
+                                             {"host": "127.0.0.1", "port": port}], "queueManager": "QM1"}}]}
+    (tmp_path / "ccdt.json").write_text(json.dumps(table))
+    site = tmp_path / "site"
+    site.mkdir()
+    hook.install_pth(site)
+    script = tmp_path / "with_ccdt.py"
+    script.write_text(
+        "import ibmmq\n"
+        "qmgr = ibmmq.connect('QM1')\n"
+        "ibmmq.Queue(qmgr, 'DEV.QUEUE.1').put(b'through the CCDT')\n"
+        "try:\n"
+        "    ibmmq.connect('QM9')\n"
+        "except ibmmq.MQMIError as exc:\n"
+        "    print(exc.reason)\n")
+    monkeypatch.delenv("MQSERVER", raising=False)
+    monkeypatch.setenv("MQCCDTURL", f"file://{tmp_path}/ccdt.json")
+    try:
+        out = _finish(_start({"MQCONF_EMULATOR": "1", "SITE": str(site)}, str(script)))
+        assert out.split() == ["2058"]  # no channel of the CCDT is for QM9
+        assert [data for _, data in emulator.messages("DEV.QUEUE.1")] == [b"through the CCDT"]
+        [conn] = [c for c in emulator._conns.values()]  # noqa: SLF001 - the channel it came in on
+        assert conn.channel == "DEV.APP.SVRCONN"
+    finally:
+        listener.close()

@@ -27,9 +27,11 @@ import threading
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from . import handles
+from . import async_consume, handles
 from .emulator import (
     MQCC_FAILED,
+    MQCC_OK,
+    MQCC_WARNING,
     MQHC_UNUSABLE_HCONN,
     MQRC_FUNCTION_NOT_SUPPORTED,
     MQRC_HCONN_ERROR,
@@ -132,7 +134,12 @@ def MQCONNX(name: bytes, cno: bytes | None, cd: bytes | None, csp: bytes | None,
 
 def MQDISC(hconn: int) -> tuple[int, int]:  # noqa: N802
     emulator = _owner(hconn)
-    return emulator.MQDISC(hconn) if emulator else (MQCC_FAILED, MQRC_HCONN_ERROR)
+    if emulator is None:
+        return MQCC_FAILED, MQRC_HCONN_ERROR
+    async_consume.forget(hconn)  # its callbacks stop and are deregistered first
+    with _lock:
+        _put_status.pop(hconn, None)
+    return emulator.MQDISC(hconn)
 
 
 def MQOPEN(hconn: int, od: bytes, options: int,  # noqa: N802
@@ -153,7 +160,10 @@ def MQPUT(hconn: int, hobj: int, md: bytes, pmo: bytes, msg: bytes) -> tuple[byt
     emulator = _owner(hconn)
     if emulator is None:
         return md, pmo, MQCC_FAILED, MQRC_HCONN_ERROR
-    return emulator.MQPUT(hconn, hobj, md, pmo, msg)
+    result = emulator.MQPUT(hconn, hobj, md, pmo, msg)
+    if _asynchronous(pmo):
+        return _asynchronous_reply(hconn, result, _queue_of(emulator, hconn, hobj))
+    return result
 
 
 def MQPUT1(hconn: int, od: bytes, md: bytes, pmo: bytes, msg: bytes,  # noqa: N802
@@ -162,7 +172,14 @@ def MQPUT1(hconn: int, od: bytes, md: bytes, pmo: bytes, msg: bytes,  # noqa: N8
     emulator = _owner(hconn)
     if emulator is None:
         return md, pmo, MQCC_FAILED, MQRC_HCONN_ERROR
-    return emulator.MQPUT1(hconn, od, md, pmo, msg, pubsub.local_strings(od, "OD") if strings is None else strings)
+    result = emulator.MQPUT1(hconn, od, md, pmo, msg,
+                             pubsub.local_strings(od, "OD") if strings is None else strings)
+    if _asynchronous(pmo):
+        from .emulator import layout
+
+        return _asynchronous_reply(hconn, result, layout("OD").unpack(od).ObjectName if len(od) == layout(
+            "OD").size else b"")
+    return result
 
 
 def MQGET(hconn: int, hobj: int, md: bytes, gmo: bytes,  # noqa: N802
@@ -170,6 +187,10 @@ def MQGET(hconn: int, hobj: int, md: bytes, gmo: bytes,  # noqa: N802
     emulator = _owner(hconn)
     if emulator is None:
         return b"", md, gmo, 0, MQCC_FAILED, MQRC_HCONN_ERROR
+    if isinstance(gmo, bytes | bytearray) and len(gmo) >= 12 and \
+            int.from_bytes(gmo[8:12], sys.byteorder) & MQGMO_SET_SIGNAL:
+        refused = refuse("MQGMO_SET_SIGNAL (a get that signals when a message arrives)")
+        return b"", md, gmo, 0, refused.comp_code, refused.reason
     return emulator.MQGET(hconn, hobj, md, gmo, max_length)
 
 
@@ -215,9 +236,73 @@ def MQBEGIN(hconn: int) -> tuple[int, int]:  # noqa: N802
     return _unsupported(hconn, "MQBEGIN (global units of work)")
 
 
+# MQSTAT of MQSTAT_TYPE_ASYNC_ERROR (clause emulator.mqstat): per connection, the puts with
+# MQPMO_ASYNC_RESPONSE since the last MQSTAT that succeeded, warned and failed, and the first warning or failure.
+_put_status: dict[int, dict[str, Any]] = {}
+MQPMO_ASYNC_RESPONSE = 0x10000
+MQGMO_SET_SIGNAL = 0x8
+MQSTAT_TYPE_ASYNC_ERROR = 0
+MQRC_STAT_TYPE_ERROR = 2430
+
+
+def _asynchronous(pmo: Any) -> bool:
+    """Whether a packed MQPMO asks for an asynchronous put (its Options, after StrucId and Version)."""
+    return isinstance(pmo, bytes | bytearray) and len(pmo) >= 12 and bool(
+        int.from_bytes(pmo[8:12], sys.byteorder) & MQPMO_ASYNC_RESPONSE)
+
+
+# What a queue manager finds when it processes the put on the queue, which an asynchronous put does not wait for
+# (our list): the put completes MQCC_OK and MQSTAT reports it.
+DEFERRED = frozenset({2024, 2030, 2031, 2048, 2051, 2053, 2056})  # SYNCPOINT_LIMIT_REACHED, MSG_TOO_BIG_FOR_Q,
+# MSG_TOO_BIG_FOR_Q_MGR, PERSISTENT_NOT_ALLOWED, PUT_INHIBITED, Q_FULL, Q_SPACE_NOT_AVAILABLE
+
+
+def _queue_of(emulator: Emulator, hconn: int, hobj: int) -> bytes:
+    conn = emulator._conn(hconn)  # noqa: SLF001 - the emulator's own connection record
+    handle = emulator.world.qmgr(conn.qmgr).handles.get(hobj) if conn is not None else None
+    return handle.queue.encode("utf-8") if handle is not None else b""
+
+
+def _asynchronous_reply(hconn: int, result: tuple, name: bytes) -> tuple:
+    """An asynchronous put's reply: counted for MQSTAT; a warning, or a failure the queue manager finds on the
+    queue, is not returned by the put but by MQSTAT (the first warning or failure since the last MQSTAT, a later
+    failure replacing a warning). Clause: emulator.mqstat."""
+    md, pmo, comp, reason = result
+    with _lock:
+        status = _put_status.setdefault(hconn, {"ok": 0, "warning": 0, "failed": 0, "first": None})
+        status[("ok", "warning", "failed")[min(comp, 2)]] += 1
+        first = status["first"]
+        if comp and (first is None or (first[0] == MQCC_WARNING and comp == MQCC_FAILED)):
+            status["first"] = (comp, reason, name)
+    if comp == MQCC_WARNING or reason in DEFERRED:
+        return md, pmo, MQCC_OK, 0
+    return result
+
+
 def MQSTAT(hconn: int, status_type: int, sts: bytes) -> tuple[bytes, int, int]:  # noqa: N802
-    """Not modelled: MQCC_FAILED, MQRC_FUNCTION_NOT_SUPPORTED."""
-    return (sts, *_unsupported(hconn, "MQSTAT"))
+    """MQSTAT: with MQSTAT_TYPE_ASYNC_ERROR the MQSTS of the connection's asynchronous puts since the last
+    MQSTAT (then counted afresh); the reconnection types are not modelled (MQRC_FUNCTION_NOT_SUPPORTED, as no
+    connection here reconnects). Clause: emulator.mqstat."""
+    if _owner(hconn) is None:
+        return sts, MQCC_FAILED, MQRC_HCONN_ERROR
+    if status_type != MQSTAT_TYPE_ASYNC_ERROR:
+        if status_type in (1, 2):  # MQSTAT_TYPE_RECONNECTION, MQSTAT_TYPE_RECONNECTION_ERROR
+            return (sts, *_unsupported(hconn, "MQSTAT of the reconnection status (reconnectable clients)"))
+        return sts, MQCC_FAILED, MQRC_STAT_TYPE_ERROR
+    from .emulator import layout
+
+    shape = layout("STS")
+    if not isinstance(sts, bytes | bytearray) or len(sts) != shape.size:
+        raise EmulatorError(f"MQSTS wrong size. Given: {len(sts) if sts else 0}, expected {shape.size}")
+    with _lock:
+        status = _put_status.pop(hconn, None) or {"ok": 0, "warning": 0, "failed": 0, "first": None}
+    record = shape.unpack(bytes(sts))
+    record.PutSuccessCount, record.PutWarningCount = status["ok"], status["warning"]
+    record.PutFailureCount = status["failed"]
+    record.CompCode, record.Reason = (status["first"] or (0, 0, b""))[:2]
+    if status["first"] and status["first"][2]:
+        record.ObjectName = status["first"][2][:48].ljust(48, b" ")
+    return record.pack(), MQCC_OK, 0
 
 
 def MQSUB(hconn: int, sd: bytes, hobj: int,  # noqa: N802
@@ -238,17 +323,22 @@ def MQSUBRQ(hconn: int, hsub: int, action: int, sro: bytes) -> tuple[bytes, int,
 
 
 def MQCB(hconn: int, operation: int, cbd: bytes, hobj: int, md: bytes, gmo: bytes) -> tuple[int, int]:  # noqa: N802
-    """Asynchronous consumption is not modelled."""
-    return _unsupported(hconn, "MQCB (asynchronous consumption)")
+    """MQCB: asynchronous consumption, delivered on a consumer thread of this process (async_consume.py)."""
+    if _owner(hconn) is None:
+        return MQCC_FAILED, MQRC_HCONN_ERROR
+    return async_consume.mqcb(sys.modules[__name__], hconn, operation, cbd, hobj, md, gmo)
 
 
 def MQCTL(hconn: int, operation: int, ctlo: bytes) -> tuple[int, int]:  # noqa: N802
-    return _unsupported(hconn, "MQCTL (asynchronous consumption)")
+    """MQCTL: start, stop, suspend and resume the connection's callbacks (async_consume.py)."""
+    if _owner(hconn) is None:
+        return MQCC_FAILED, MQRC_HCONN_ERROR
+    return async_consume.mqctl(sys.modules[__name__], hconn, operation, ctlo)
 
 
 def MQCBINIT(function: Any) -> None:  # noqa: N802
-    """Registers the Python layer's callback dispatcher; callbacks never fire here (MQCB is not modelled)."""
-    return None
+    """Registers the Python layer's callback dispatcher, which the consumer threads call."""
+    async_consume.init(function)
 
 
 def MQCRTMH(hconn: int, cmho: bytes) -> tuple[int, int, int]:  # noqa: N802

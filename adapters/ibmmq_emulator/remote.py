@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import sys
 import threading
 from typing import Any
 
@@ -61,21 +62,6 @@ class _Channel:
 
 _lock = threading.Lock()
 _channels: dict[int, _Channel] = {}
-
-
-def address_for(cd: bytes | None) -> str:
-    """Where this connection's queue manager listens (see the module's documentation)."""
-    configured = os.environ.get(ENVIRONMENT, "").strip()
-    if configured and configured not in ("1", "yes", "true"):
-        return configured
-    if cd:
-        name = _connection_name(cd)
-        if name:
-            return name
-    server = os.environ.get("MQSERVER", "")
-    if server.count("/") >= 2:
-        return server.split("/", 2)[2]
-    return DEFAULT_ADDRESS
 
 
 def _cd_field(cd: bytes | None, name: str) -> str:
@@ -122,11 +108,68 @@ def _credentials(csp: bytes | None) -> tuple[str | None, str | None]:
             text(structure.CSPPassword, getattr(structure, "_CSPPasswordLength", 0)))
 
 
-def _open(name: Any, cd: bytes | None, csp: bytes | None) -> tuple[int, int, int]:
-    address = address_for(cd)
+def _cno_ccdt_url(cno: bytes | None) -> str:
+    """The CCDT URL of an MQCNO (its pointer points into a buffer the caller keeps alive), "" for none."""
+    if not cno:
+        return ""
+    from .emulator import ibm
+
     try:
-        sock = wire.connect(address)
-    except (OSError, ValueError):
+        structure = ibm().CNO()
+        if len(cno) != structure.get_length():
+            return ""
+        structure.unpack(cno)
+        pointer, length = structure.CCDTUrl, getattr(structure, "_CCDTUrlLength", 0)
+        if not isinstance(pointer, int) or not pointer or not length or length > 4096:
+            return ""
+        return ctypes.string_at(pointer, length).decode("utf-8", "replace")
+    except Exception:  # noqa: BLE001 - an MQCNO we cannot read names no CCDT
+        return ""
+
+
+def routes_for(name: Any, cd: bytes | None, cno: bytes | None) -> list[tuple[str, str]]:
+    """``(address, channel)`` to try in order for one connect: MQCONF_EMULATOR's address; else, as IBM's client
+    chooses a channel, the MQCD's ConnectionName, the MQCNO's CCDT, MQSERVER, the CCDT of MQCCDTURL or
+    MQCHLLIB/MQCHLTAB (adapters/ibmmq_emulator/ccdt.py), localhost(1414). ``ccdt.CcdtError`` for a CCDT that
+    cannot be used."""
+    from . import ccdt
+
+    configured = os.environ.get(ENVIRONMENT, "").strip()
+    server = os.environ.get("MQSERVER", "")
+    server_channel = server.split("/")[0] if server.count("/") >= 2 else ""
+    if configured and configured not in ("1", "yes", "true"):
+        return [(configured, _cd_field(cd, "ChannelName") or (server_channel if cd is None else ""))]
+    if cd and _connection_name(cd):
+        return [(_connection_name(cd), _cd_field(cd, "ChannelName"))]
+    qmgr = name.decode("utf-8", "replace") if isinstance(name, bytes) else str(name or "")
+    url = _cno_ccdt_url(cno)
+    if url:
+        return [(address, route.channel) for route in ccdt.resolve(url, qmgr) for address in route.addresses]
+    if server_channel:
+        return [(server.split("/", 2)[2], server_channel)]
+    url = ccdt.location(os.environ) or ""
+    if url:
+        return [(address, route.channel) for route in ccdt.resolve(url, qmgr) for address in route.addresses]
+    return [(DEFAULT_ADDRESS, "")]
+
+
+def _open(name: Any, cd: bytes | None, csp: bytes | None, cno: bytes | None = None) -> tuple[int, int, int]:
+    from .ccdt import CcdtError
+
+    try:
+        candidates = routes_for(name, cd, cno)
+    except CcdtError as exc:
+        return MQHC_UNUSABLE_HCONN, MQCC_FAILED, exc.reason
+    if isinstance(name, bytes) and name.strip().startswith(b"*"):
+        name = b""  # a queue-manager group: whichever queue manager the channel reaches
+    sock, channel_name, address = None, "", ""
+    for address, channel_name in candidates:
+        try:
+            sock = wire.connect(address)
+            break
+        except (OSError, ValueError):
+            continue
+    if sock is None:
         # as a client: a host that cannot be reached over TCP is MQRC_HOST_NOT_AVAILABLE; a local socket with no
         # listener is a queue manager that is not running
         local = address.startswith(("unix:", "/"))
@@ -134,7 +177,6 @@ def _open(name: Any, cd: bytes | None, csp: bytes | None) -> tuple[int, int, int
     channel = _Channel(sock)
     user, password = _credentials(csp)
     os_user, appl = native._this_process()  # noqa: SLF001 - one definition of this process's identity
-    channel_name = _cd_field(cd, "ChannelName") or (os.environ.get("MQSERVER", "").split("/")[0] if cd is None else "")
     identity = {"user": user, "password": password, "os_user": os_user, "appl": appl, "channel": channel_name}
     try:
         hconn, comp, reason = channel.call("CONNECT", name, identity)
@@ -178,7 +220,7 @@ def MQCONNX(name: bytes, cno: bytes | None, cd: bytes | None, csp: bytes | None,
             bno: bytes | None) -> tuple[int, int, int]:
     if not isinstance(name, bytes):
         raise TypeError("MQCONNX: the queue manager name must be bytes")
-    return _open(name, cd, csp)
+    return _open(name, cd, csp, cno)
 
 
 def _forwarder(name: str):
@@ -193,7 +235,7 @@ def _forwarder(name: str):
 # Every native function of the in-process module that works on a connection is forwarded to the listener (those
 # other helpers add, message properties and publish/subscribe, included); the ones that need no connection are
 # answered here.
-_LOCAL = {"MQCONN", "MQCONNX", "MQCBINIT", "MQLOGCF"}
+_LOCAL = {"MQCONN", "MQCONNX", "MQCBINIT", "MQLOGCF", "MQCB", "MQCTL"}
 for _name in dir(native):
     if _name.startswith("MQ") and _name.isupper() and callable(getattr(native, _name)) and _name not in _LOCAL:
         globals()[_name] = _forwarder(_name)
@@ -214,6 +256,36 @@ def MQSUB(hconn: Any, sd: bytes, hobj: int) -> Any:  # noqa: N802
     return _forward("MQSUB", hconn, sd, hobj, _pubsub.local_strings(sd, "SD"))
 
 
-for _name in _LOCAL - {"MQCONN", "MQCONNX"}:
+def MQDISC(hconn: Any) -> Any:  # noqa: N802
+    from . import async_consume
+
+    async_consume.forget(hconn)  # its callbacks stop and are deregistered first
+    return _forward("MQDISC", hconn)
+
+
+def _connected(hconn: Any) -> bool:
+    with _lock:
+        return isinstance(hconn, int) and hconn in _channels
+
+
+def MQCB(hconn: Any, operation: int, cbd: bytes, hobj: int, md: bytes, gmo: bytes) -> Any:  # noqa: N802
+    """MQCB: the callbacks run in this process, on a consumer thread whose gets go to the listener
+    (async_consume.py)."""
+    from . import async_consume
+
+    if not _connected(hconn):
+        return MQCC_FAILED, native.MQRC_HCONN_ERROR
+    return async_consume.mqcb(sys.modules[__name__], hconn, operation, cbd, hobj, md, gmo)
+
+
+def MQCTL(hconn: Any, operation: int, ctlo: bytes) -> Any:  # noqa: N802
+    from . import async_consume
+
+    if not _connected(hconn):
+        return MQCC_FAILED, native.MQRC_HCONN_ERROR
+    return async_consume.mqctl(sys.modules[__name__], hconn, operation, ctlo)
+
+
+for _name in ("MQCBINIT", "MQLOGCF"):
     if hasattr(native, _name):
         globals()[_name] = getattr(native, _name)

@@ -1,0 +1,158 @@
+"""Where a client connection goes when the application names a client channel definition table (CCDT) rather than a
+channel: the JSON CCDT's client-connection channels for the queue manager asked for, each with the host(port)
+addresses to try in order (clause emulator.ccdt).
+
+IBM's client takes the channel from, in order: an MQCD the application gives, the CCDT URL of its MQCNO, the
+MQSERVER variable, then a CCDT named by MQCCDTURL or by MQCHLLIB and MQCHLTAB ("Web addressable access to the client
+channel definition table"; "Creating a client-connection channel on the IBM MQ MQI client using MQSERVER"). A JSON
+CCDT lists channels ("channel": [{"name", "type": "clientConnection", "clientConnection": {"connection": [{"host",
+"port"}], "queueManager"}}]); a queue-manager name starting with ``*`` names a group: the channel's queueManager
+must match the rest, and the application accepts whichever queue manager answers.
+
+Only local JSON files are read (a path, or a ``file://`` URL), at most :data:`MAX_BYTES` bytes nested at most
+:data:`MAX_DEPTH` deep with at most :data:`MAX_CHANNELS` channels: a binary CCDT, an ftp or http URL, a missing
+file are MQRC_CCDT_URL_ERROR (2600), a file that is not such a JSON CCDT MQRC_CHANNEL_CONFIG_ERROR (2539), and no
+channel for the queue manager MQRC_Q_MGR_NAME_ERROR (2058), each with the reason in the emulator's log.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import unquote, urlparse
+
+LOG = logging.getLogger("mq_conformance.emulator")
+MAX_BYTES = 1024 * 1024
+MAX_DEPTH = 32
+MAX_CHANNELS = 1000
+MQRC_Q_MGR_NAME_ERROR = 2058
+MQRC_CHANNEL_CONFIG_ERROR = 2539
+MQRC_CCDT_URL_ERROR = 2600
+DEFAULT_TABLE = "AMQCLCHL.TAB"
+
+
+class CcdtError(Exception):
+    """A CCDT that cannot be used: the reason code a client would get."""
+
+    def __init__(self, reason: int, message: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Route:
+    """One client-connection channel of a CCDT: its name and the addresses to try in order."""
+
+    channel: str
+    addresses: tuple[str, ...]
+
+
+def location(environment: Mapping[str, str]) -> str | None:
+    """The CCDT the environment names: MQCCDTURL, else MQCHLLIB with MQCHLTAB (default AMQCLCHL.TAB)."""
+    url = environment.get("MQCCDTURL", "").strip()
+    if url:
+        return url
+    folder = environment.get("MQCHLLIB", "").strip()
+    table = environment.get("MQCHLTAB", "").strip()
+    if not folder and not table:
+        return None
+    name = table or DEFAULT_TABLE
+    if folder.startswith(("file:", "ftp:", "http:", "https:")):
+        return folder.rstrip("/") + "/" + name
+    return os.path.join(folder or ".", name)
+
+
+def read(url: str) -> bytes:
+    """The bytes of a local CCDT (a path or a file:// URL), at most MAX_BYTES."""
+    parsed = urlparse(url)
+    if parsed.scheme and len(parsed.scheme) > 1 and parsed.scheme != "file":
+        raise CcdtError(MQRC_CCDT_URL_ERROR, f"the CCDT {url!r}: only local files are read, not {parsed.scheme} URLs")
+    path = unquote(parsed.path) if parsed.scheme == "file" else url
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise CcdtError(MQRC_CCDT_URL_ERROR, f"the CCDT {url!r} cannot be read: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise CcdtError(MQRC_CHANNEL_CONFIG_ERROR, f"the CCDT {url!r} is larger than {MAX_BYTES} bytes")
+    return data
+
+
+def _depth(text: str) -> int:
+    """How deeply the JSON text nests arrays and objects (outside strings)."""
+    deepest = depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def routes(data: bytes, url: str, qmgr: str) -> list[Route]:
+    """The client-connection channels of a JSON CCDT for the queue manager ``qmgr`` (``*name``: a group), in
+    the table's order."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CcdtError(MQRC_CCDT_URL_ERROR, f"the CCDT {url!r} is not a JSON CCDT (a binary CCDT is not read "
+                                             "by the emulator)") from None
+    if _depth(text) > MAX_DEPTH:
+        raise CcdtError(MQRC_CHANNEL_CONFIG_ERROR, f"the CCDT {url!r} nests deeper than {MAX_DEPTH}")
+    try:
+        table = json.loads(text)
+    except ValueError as exc:
+        raise CcdtError(MQRC_CHANNEL_CONFIG_ERROR, f"the CCDT {url!r} is not JSON: {exc}") from None
+    channels = table.get("channel") if isinstance(table, dict) else None
+    if not isinstance(channels, list) or len(channels) > MAX_CHANNELS:
+        raise CcdtError(MQRC_CHANNEL_CONFIG_ERROR, f"the CCDT {url!r} has no list 'channel' of at most "
+                                                   f"{MAX_CHANNELS} channels")
+    wanted = qmgr.strip().lstrip("*")
+    found = []
+    for entry in channels:
+        if not isinstance(entry, dict) or entry.get("type", "clientConnection") != "clientConnection":
+            continue
+        client = entry.get("clientConnection")
+        if not isinstance(client, dict) or not isinstance(entry.get("name"), str):
+            raise CcdtError(MQRC_CHANNEL_CONFIG_ERROR, f"the CCDT {url!r}: a channel needs a name and a "
+                                                       "clientConnection")
+        owner = client.get("queueManager", "")
+        if wanted and owner != wanted:
+            continue
+        addresses = []
+        for connection in client.get("connection") or ():
+            if not isinstance(connection, dict) or not isinstance(connection.get("host"), str):
+                raise CcdtError(MQRC_CHANNEL_CONFIG_ERROR, f"the CCDT {url!r}: a connection needs a host")
+            port = connection.get("port", 1414)
+            if not isinstance(port, int) or not 0 < port < 65536:
+                raise CcdtError(MQRC_CHANNEL_CONFIG_ERROR, f"the CCDT {url!r}: port {port!r} is no TCP port")
+            addresses.append(f"{connection['host']}({port})")
+        if addresses:
+            found.append(Route(entry["name"], tuple(addresses)))
+    if not found:
+        raise CcdtError(MQRC_Q_MGR_NAME_ERROR, f"the CCDT {url!r} has no client-connection channel for queue "
+                                               f"manager {qmgr.strip() or '(the default)'!r}")
+    return found
+
+
+def resolve(url: str, qmgr: str) -> list[Route]:
+    """The routes of the CCDT at ``url`` for ``qmgr``; :class:`CcdtError` (logged) when there are none."""
+    try:
+        return routes(read(url), url, qmgr)
+    except CcdtError as exc:
+        LOG.warning("MQRC %d: %s", exc.reason, exc)
+        raise
