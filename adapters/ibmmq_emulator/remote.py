@@ -22,7 +22,7 @@ import sys
 import threading
 from typing import Any
 
-from . import native, wire
+from . import async_consume, native, wire
 from .emulator import MQCC_FAILED, MQHC_UNUSABLE_HCONN, MQRC_Q_MGR_NOT_AVAILABLE, EmulatorError
 
 # The module attributes IBM's Python layer reads, as the in-process module has them.
@@ -257,8 +257,6 @@ def MQSUB(hconn: Any, sd: bytes, hobj: int) -> Any:  # noqa: N802
 
 
 def MQDISC(hconn: Any) -> Any:  # noqa: N802
-    from . import async_consume
-
     async_consume.forget(hconn)  # its callbacks stop and are deregistered first
     return _forward("MQDISC", hconn)
 
@@ -271,16 +269,12 @@ def _connected(hconn: Any) -> bool:
 def MQCB(hconn: Any, operation: int, cbd: bytes, hobj: int, md: bytes, gmo: bytes) -> Any:  # noqa: N802
     """MQCB: the callbacks run in this process, on a consumer thread whose gets go to the listener
     (async_consume.py)."""
-    from . import async_consume
-
     if not _connected(hconn):
         return MQCC_FAILED, native.MQRC_HCONN_ERROR
     return async_consume.mqcb(sys.modules[__name__], hconn, operation, cbd, hobj, md, gmo)
 
 
 def MQCTL(hconn: Any, operation: int, ctlo: bytes) -> Any:  # noqa: N802
-    from . import async_consume
-
     if not _connected(hconn):
         return MQCC_FAILED, native.MQRC_HCONN_ERROR
     return async_consume.mqctl(sys.modules[__name__], hconn, operation, ctlo)
