@@ -178,13 +178,15 @@ def test_mqstat_of_reconnection_is_function_not_supported_and_named(ibmmq_emulat
     assert refused.value.reason == CMQC.MQRC_FUNCTION_NOT_SUPPORTED and "reconnection" in caplog.text
 
 
-def test_a_get_with_set_signal_is_function_not_supported_and_named(ibmmq_emulator, caplog):
+def test_a_get_with_set_signal_that_would_wait_is_function_not_supported_and_named(ibmmq_emulator, caplog):
     ibmmq_emulator.define_queue("APP.IN")
-    queue = ibmmq.Queue(ibmmq.connect("QM1"), "APP.IN", CMQC.MQOO_INPUT_SHARED)
+    queue = ibmmq.Queue(ibmmq.connect("QM1"), "APP.IN", CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT)
     with caplog.at_level(logging.WARNING, logger="mq_conformance.emulator"):
         with pytest.raises(ibmmq.MQMIError) as refused:
             queue.get(None, ibmmq.MD(), ibmmq.GMO(Options=CMQC.MQGMO_SET_SIGNAL))
     assert refused.value.reason == CMQC.MQRC_FUNCTION_NOT_SUPPORTED and "MQGMO_SET_SIGNAL" in caplog.text
+    queue.put(b"here")  # a message there: the get takes it, no signal is needed
+    assert queue.get(None, ibmmq.MD(), ibmmq.GMO(Options=CMQC.MQGMO_SET_SIGNAL)) == b"here"
 
 
 def test_a_synchronous_put_still_fails_at_once_and_is_not_counted(ibmmq_emulator):

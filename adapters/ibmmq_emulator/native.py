@@ -187,11 +187,13 @@ def MQGET(hconn: int, hobj: int, md: bytes, gmo: bytes,  # noqa: N802
     emulator = _owner(hconn)
     if emulator is None:
         return b"", md, gmo, 0, MQCC_FAILED, MQRC_HCONN_ERROR
-    if isinstance(gmo, bytes | bytearray) and len(gmo) >= 12 and \
+    result = emulator.MQGET(hconn, hobj, md, gmo, max_length)
+    if result[5] == MQRC_NO_MSG_AVAILABLE and isinstance(gmo, bytes | bytearray) and len(gmo) >= 12 and \
             int.from_bytes(gmo[8:12], sys.byteorder) & MQGMO_SET_SIGNAL:
+        # the model checked the call and found no message: where a queue manager would set the signal
         refused = refuse("MQGMO_SET_SIGNAL (a get that signals when a message arrives)")
         return b"", md, gmo, 0, refused.comp_code, refused.reason
-    return emulator.MQGET(hconn, hobj, md, gmo, max_length)
+    return result
 
 
 def MQCMIT(hconn: int) -> tuple[int, int]:  # noqa: N802
@@ -241,6 +243,7 @@ def MQBEGIN(hconn: int) -> tuple[int, int]:  # noqa: N802
 _put_status: dict[int, dict[str, Any]] = {}
 MQPMO_ASYNC_RESPONSE = 0x10000
 MQGMO_SET_SIGNAL = 0x8
+MQRC_NO_MSG_AVAILABLE = 2033
 MQSTAT_TYPE_ASYNC_ERROR = 0
 MQRC_STAT_TYPE_ERROR = 2430
 
