@@ -18,9 +18,9 @@ Beyond the model, the emulator answers what an application of a real queue manag
 - the command server: SYSTEM.ADMIN.COMMAND.QUEUE is a local queue of the model; a PCF command put there is run
   and answered on its ReplyToQ (see :mod:`mq_conformance.adapters.ibmmq_emulator.pcf`).
 
-What it does not model: message properties and message handles, publish/subscribe, asynchronous consumption
-(MQCB/MQCTL), MQSTAT and MQBEGIN (global units of work): they complete with MQCC_FAILED and
-MQRC_FUNCTION_NOT_SUPPORTED. Authentication (MQCSP) and client channels (MQCD) are accepted and ignored. The
+Message handles and properties are handles.py's, publish/subscribe pubsub.py's, asynchronous consumption
+(MQCB/MQCTL) async_consume.py's and MQSTAT native.py's; what is not modelled (MQBEGIN, global units of work;
+MQGMO_SET_SIGNAL...) completes with MQCC_FAILED and MQRC_FUNCTION_NOT_SUPPORTED. Authentication (MQCSP) and client channels (MQCD) are accepted and ignored. The
 descriptor fields the model does not keep (PutApplType, ApplIdentityData, ApplOriginData) come back from MQGET as
 MQAT_DEFAULT and blanks.
 """
