@@ -546,6 +546,17 @@ class NewMsgIdIgnored(_PutChanged):
         return result
 
 
+class NewCorrelIdIgnored(_PutChanged):
+    """MQPMO_NEW_CORREL_ID is ignored: the CorrelId field is used as given."""
+
+    def put_changed(self, hconn, hobj, md, pmo, data, queue) -> Result:
+        changed = replace(pmo, Options=pmo.Options & ~VALUES["MQPMO_NEW_CORREL_ID"])
+        result = super().put_changed(hconn, hobj, md, changed, data, queue)
+        if result.pmo is not None:
+            result.pmo.Options = pmo.Options
+        return result
+
+
 class SegmentsGetOwnMsgId(_PutChanged):
     """Segments made by the queue manager each get a new MsgId instead of sharing the message's."""
 
@@ -767,6 +778,7 @@ SEMANTIC_MODELS: dict[str, SemanticMutant] = {
     "temporary-queue-outlives-close": _q("queue.dynamic.temporary-deleted-at-close", TemporaryQueueOutlivesClose),
     "alias-defaults-from-target": _q("queue.alias.def-priority", AliasDefaultsFromTarget),
     "new-msg-id-ignored": _q("put.msgid.generated", NewMsgIdIgnored),
+    "new-correl-id-ignored": _q("put.correlid.generated", NewCorrelIdIgnored),
     "close-forgets-incomplete-group": _q("put.close-outcome.table2.row5", CloseForgetsIncompleteGroup),
     "segmentation-on-8-byte-boundaries": _q("segmentation.sixteen-byte-boundaries", EightByteSegments),
     "segments-get-own-msg-id": _q("segmentation.msgid-shared", SegmentsGetOwnMsgId),

@@ -32,9 +32,9 @@ from .clauses import Registry, load_registry
 from .identity import command_line
 from .outfolder import OutputError, OutputFolder
 from .stops import Stopped, signals_stop, tolerant_output
-from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, count_parts, failure_line,
-                     latest_campaign, load_campaign, load_report, new_run_id, safe_name, scenario_record,
-                     write_reports)
+from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, count_parts,
+                     failure_lines, failure_of_test, latest_campaign, load_campaign, load_report, new_run_id,
+                     read_divergences, safe_name, scenario_failure, scenario_record, write_reports)
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, reference_attribution, run_scenario
 from .scenario import ScenarioErrors, collect_scenarios, load_scenarios
 from .suite import pytest_command
@@ -98,23 +98,13 @@ class Progress:
 
 
 def describe_failure(result: ScenarioResult, registry: Registry | None) -> list[str]:
-    """Lines a person reads for a failing scenario: each failing step, expected vs actual, and its clauses."""
+    """Lines a person reads for a failing scenario, as summary.md shows it (report.failure_lines): the call of its
+    first failing step, each field that differed, the clauses it blames; the earlier steps under suspicion and
+    the later differences that are its consequences."""
+    failure = scenario_failure(scenario_record(result))
+    rule_of = (lambda c: registry.get(c).rule if registry is not None and registry.get(c) else None)
     lines = [f"{result.status.upper()} {result.scenario.id} ({result.scenario.path})"]
-    for step in result.failures:
-        lines.append(f"  {result.scenario.path}:{step.line}: step {step.index + 1} {step.op}")
-        expect = ", ".join(f"{k} {json.dumps(v)}" for k, v in step.expect.items())
-        lines.append(f"    expected: {expect}")
-        actual = step.outcome
-        shown = {k: actual[k] for k in ("CompCode", "Reason", "error") if k in actual}
-        # What the implementation said is shown escaped: escape codes, CR and LF cannot act on the terminal.
-        lines.append(f"    actual:   {', '.join(f'{k} {for_terminal(v, 1000)}' for k, v in shown.items())}")
-        for problem in step.problems:
-            if problem != actual.get("error"):  # an error is shown once, as the actual outcome
-                lines.append(f"    - {for_terminal(problem, 1000)}")
-        for clause_id in step.clauses:
-            clause = registry.get(clause_id) if registry else None
-            lines.append(f"    clause {clause_id}" + (f": {clause.rule}" if clause else ""))
-    return lines
+    return lines + [f"  {line}" for line in failure_lines(failure, rule_of, lambda text: for_terminal(text, 1000))]
 
 
 def _load_all(paths: Sequence[Path]):
@@ -235,11 +225,16 @@ def run_tests(adapter_name: str, folder: OutputFolder, profile: str, expectation
     for record in tests:
         counts[record["status"]] = counts.get(record["status"], 0) + 1
     print(f"{len(tests)} tests: {count_parts(counts)} (tables and state machines; log: {output / 'pytest.log'})")
+    divergences = read_divergences(output) if failed else []
+    registry = load_registry() if failed else None
     for record in failed:
-        # what differed (a machine's divergence names the call and the fields), on one line of visible text
-        line = failure_line({"message": record.get("message") or ""})
-        shown = for_terminal(line, 1000)
-        print(f"{record['status'].upper()} {record['id']}" + (f": {shown}" if "differs from the model" in line else ""))
+        # what differed, as summary.md says it (report.failure_lines): the call, each field, the clauses
+        print(f"{record['status'].upper()} {record['id']}")
+        if record["status"] != UNEXPECTED_PASS:
+            failure = failure_of_test(record, divergences)
+            rule_of = (lambda c: registry.get(c).rule if registry is not None and registry.get(c) else None)
+            for line in failure_lines(failure, rule_of, lambda text: for_terminal(text, 1000)):
+                print(f"  {line}")
     if process.returncode not in (0, 1, 5):
         print(f"tests: pytest stopped with exit status {process.returncode}; see {output / 'pytest.log'}")
         failed.append({"id": "pytest"})

@@ -13,18 +13,26 @@ from typing import Any, Iterable
 
 from mq_conformance.adapters.untrusted import visible
 
+from .difference import call_text, expected_by
+
 STATUS_COLOURS = {
     "passed": "#2e7d32", "failed": "#c62828", "error": "#c62828", "unexpected pass": "#ef6c00",
-    "expected failure": "#7b6f00", "not seen this run": "#7b6f00", "decision differs": "#8e24aa", "not claimed": "#607d8b", "not covered": "#9e9e9e",
-    "skipped": "#9e9e9e", "inconclusive": "#9e9e9e", "incomplete": "#9e9e9e",
+    "expected failure": "#7b6f00", "not seen this run": "#7b6f00", "decision differs": "#8e24aa",
+    "not claimed": "#607d8b", "not covered": "#9e9e9e", "skipped": "#9e9e9e", "inconclusive": "#9e9e9e",
+    "incomplete": "#9e9e9e", "suspect": "#ad1457", "consequence": "#78909c",
 }
-ORDER = ("passed", "failed", "unexpected pass", "expected failure", "decision differs", "not claimed", "not covered")
+ORDER = ("passed", "failed", "unexpected pass", "expected failure", "decision differs", "suspect", "consequence",
+         "not claimed", "not covered")
 # What each status means, shown beside the area table (README's report section says the same at more length).
 MEANINGS = {
     "passed": "every piece of evidence citing the clause passed",
     "failed": "a scenario step or test that checks the clause got another answer than the documents give",
     "decision differs": "the implementation differs where the model decided and the documents are silent; shown, "
                         "not failed (unless the run is strict)",
+    "suspect": "a failing scenario's earlier step applied it and produced what the failing step depends on (a "
+               "bound $c, or an identifier the implementation returned otherwise than the model); not passed, "
+               "not failed",
+    "consequence": "only steps after a scenario's first difference applied it: listed, not failed",
     "not claimed": "only scenarios or tests of capabilities the implementation does not claim check it",
     "not covered": "nothing in this run checks it",
 }
@@ -151,6 +159,12 @@ def _pct(part: int, whole: int) -> str:
     return percent(part, whole)
 
 
+def failure_line(failure: dict) -> str:
+    from .report import failure_line as line
+
+    return line(failure)
+
+
 def count_line(counts: dict, total: str, what: str) -> str:
     from .report import count_line as line
 
@@ -220,7 +234,8 @@ def render_report(report: dict[str, Any]) -> str:
             f"<p>{_e(count_line(summary, 'scenarios', 'Scenarios'))}. "
             f"{_e(count_line(tests, 'total', 'Tests (tables and state machines)'))}.</p>",
             "<table id=\"areas\"><tr><th>area</th><th class=num>clauses</th><th class=num>passed</th>"
-            "<th class=num>failed</th><th class=num>decision differs</th><th class=num>not claimed</th>"
+            "<th class=num>failed</th><th class=num>decision differs</th><th class=num>suspect / consequence</th>"
+            "<th class=num>not claimed</th>"
             "<th class=num>not covered</th><th class=num>share passed</th><th></th><th>clauses not covered</th></tr>"]
     for area, counts in summary["areas"].items():
         uncovered = counts.get("uncovered", [])
@@ -231,6 +246,7 @@ def render_report(report: dict[str, Any]) -> str:
         out.append(f"<tr class=\"area\" data-area=\"{_e(area)}\"><td>{_e(area)}</td><td class=num>{counts['total']}</td>"
                    f"<td class=\"num passed\">{counts['passed']}</td><td class=\"num failed\">{failed}</td>"
                    f"<td class=\"num decision\">{counts.get('decision differs', 0)}</td>"
+                   f"<td class=\"num suspect\">{counts.get('suspect', 0) + counts.get('consequence', 0)}</td>"
                    f"<td class=\"num not-claimed\">{counts.get('not claimed', 0)}</td>"
                    f"<td class=\"num not-covered\">{counts.get('not covered', 0)}</td>"
                    f"<td class=num>{_pct(counts['passed'], counts['total'])}</td>"
@@ -239,7 +255,7 @@ def render_report(report: dict[str, Any]) -> str:
     if unclaused:  # the run fails for them too: the table says so where the areas are counted
         out.append(f'<tr class="area" data-area="no clause"><td>failures citing no clause</td><td class=num>-</td>'
                    f'<td class="num passed">-</td><td class="num failed">{len(unclaused)}</td><td class=num>-</td>'
-                   f"<td class=num>-</td><td class=num>-</td><td class=num>-</td>"
+                   f"<td class=num>-</td><td class=num>-</td><td class=num>-</td><td class=num>-</td>"
                    f"<td>{stacked_bar({'failed': len(unclaused)})}</td><td>"
                    + ", ".join(f"<code>{_e(f['id'])}</code>" for f in unclaused[:10])
                    + (" ..." if len(unclaused) > 10 else "") + "</td></tr>")
@@ -323,16 +339,22 @@ def render_failure(failure: dict, report: dict) -> str:
         out.append(f'<p class="expected">Listed by the implementation as expected{unseen}: '
                    f'{_e(failure.get("expected_reason") or "(no reason given)")}</p>')
     divergence = failure.get("divergence") or {}
-    if divergence.get("summary"):
+    difference = failure.get("difference")
+    if divergence.get("summary") and not difference:
         out.append(f'<p class="divergence-summary">{_e(divergence["summary"])}</p>')
+    if failure["status"] == "not seen this run":
+        pass  # nothing failed this run
+    elif difference:  # the same parts, in the same words, as summary.md and the console (report.failure_lines)
+        where = f" ({_e(difference['where'])})" if difference.get("where") else ""
+        out.append(f'<div class="difference"><p>call{where}: <code>{_e(call_text(difference.get("call")))}</code></p>'
+                   "<ul>" + "".join(f"<li>{_e(problem)}</li>" for problem in difference.get("problems") or [])
+                   + f"</ul><p>{_e(expected_by(difference))}</p></div>")
+    elif failure.get("message"):  # a suite error: one line (its traceback is in the run folder's pytest.log)
+        out.append(f'<p class="message">{_e(failure_line(failure))}</p>')
     step = failure.get("step")
     if step:
-        out.append(f"<p>Step {step['index'] + 1} (<code>{_e(step['op'])}</code>, line {step['line']}): "
-                   + _e("; ".join(step["problems"])) + "</p>")
         out.append(f'<div class="cols"><div><b>expected</b><pre>{_json(step["expected"])}</pre></div>'
                    f'<div><b>actual</b><pre>{_json(step["actual"])}</pre></div></div>')
-    elif failure.get("message"):
-        out.append(f"<details><summary>failure text</summary><pre>{_e(failure['message'])}</pre></details>")
     if failure["clauses"]:
         out.append('<p>Blames:</p><ul class="blamed">')
         for clause_id in failure["clauses"]:
@@ -342,6 +364,21 @@ def render_failure(failure: dict, report: dict) -> str:
         out.append("</ul>")
     else:
         out.append('<p class="unclaused">This failure blames no clause; it fails the run all the same.</p>')
+    if failure.get("suspect_steps"):
+        out.append('<p>Suspects (earlier steps that produced what the failing step depends on; their clauses are '
+                   'neither passed nor failed):</p><ul class="suspects">'
+                   + "".join(f"<li>step {s['index'] + 1} <code>{_e(s['op'])}</code> (line {s['line']}): "
+                             f"{_e('; '.join(s['why']))}</li>" for s in failure["suspect_steps"])
+                   + "".join(f'<li>suspect clause <a href="#c-{_e(c)}"><code>{_e(c)}</code></a>: '
+                             f"{_e((report['clauses'].get(c) or {}).get('rule', ''))}</li>"
+                             for c in failure.get("suspects") or []) + "</ul>")
+    if failure.get("consequence_steps"):
+        out.append('<p>Consequences (later differences after the first; not counted as failures):</p>'
+                   '<ul class="consequences">'
+                   + "".join(f"<li>step {s['index'] + 1} <code>{_e(s['op'])}</code> (line {s['line']}): "
+                             f"{_e('; '.join(s['problems']))}"
+                             + "".join(f' <a href="#c-{_e(c)}"><code>{_e(c)}</code></a>' for c in s["clauses"])
+                             + "</li>" for s in failure["consequence_steps"]) + "</ul>")
     if failure.get("also_applied"):
         out.append('<p class="also-applied">Also applied at that step (not failed): '
                    + ", ".join(f'<a href="#c-{_e(c)}"><code>{_e(c)}</code></a>' for c in failure["also_applied"])

@@ -60,11 +60,11 @@ class Bindings:
         if bound is None:
             other = self.names.get(actual)
             if other is not None:
-                return f"{name} would be {actual.hex()}, which is already {other}"
+                return f"{name} would be {identifier(actual)}, which is already {other}"
             self.values[name], self.names[actual] = actual, name
             return None
         if bound != actual:
-            return f"{name} is {bound.hex()} but this is {actual.hex()}"
+            return f"{name} is {identifier(bound)} but this is {identifier(actual)}"
         return None
 
 
@@ -115,13 +115,24 @@ def _describe(kind: tuple, value: Any) -> str:
         return MISSING
     tag = kind[0]
     if tag == "id":
-        return value.hex() if isinstance(value, bytes) else repr(value)
+        return identifier(value) if isinstance(value, bytes) else repr(value)
     if tag == "options":
         names = constants.option_names(value, kind[1]) if isinstance(value, int) else list(value)
         return "[" + ", ".join(names) + "]"
     if tag == "enum":
         return constants.name_of(value, kind[1])
     return repr(value)
+
+
+def identifier(value: bytes) -> str:
+    """An identifier as a person reads it: its text when it is text padded with zeros (``CORREL-A (hex
+    434f...)``), *none* when all zeros, else its hexadecimal digits."""
+    text = value.rstrip(b"\0")
+    if not text:
+        return f"none (all zeros, hex {value.hex()})" if value else "empty"
+    if all(32 < byte < 127 for byte in text):
+        return f"{text.decode('ascii')} (hex {value.hex()})"
+    return value.hex()
 
 
 def is_matcher(expected: Any) -> bool:
@@ -213,7 +224,7 @@ def match_property(want: Any, have: Any) -> str | None:
     """MQINQMP's answer (reference/properties.py): each of Name, Type and Value given is compared by value; a
     byte-string Value as {hex: ...} in either case of hexadecimal digits."""
     if not isinstance(have, Mapping):
-        return f"property: expected a property, but the call returned {have!r}"
+        return f"property: expected a property, got {shown(have)}"
     problems = []
     for name, expected in want.items():
         actual = have.get(name)
@@ -232,7 +243,7 @@ def match_object_name(want: Any, have: Any) -> str | None:
     """ObjectName after MQOPEN of a model queue: the exact name, or ``{prefix: text}`` for a name the queue
     manager completed from a DynamicQName ending in ``*`` (the generated characters differ by nature)."""
     if not isinstance(have, str):
-        return f"ObjectName: expected a queue name, but the call returned {have!r}"
+        return f"ObjectName: expected a queue name, got {shown(have)}"
     if isinstance(want, Mapping):
         prefix = want.get("prefix", "")
         if have.startswith(prefix) and len(have) > len(prefix):
@@ -264,18 +275,18 @@ def _match_data(want: Any, have: Any) -> str | None:
     except CallError as exc:
         return str(exc)
     if expected != actual:
-        return f"data: expected {expected!r}, got {actual!r}"
+        return f"data: expected {expected!r}, got {MISSING if have is None else repr(actual)}"
     return None
 
 
 def _match_attributes(want: Mapping[str, Any], have: Mapping[str, Any], bindings: Bindings) -> str | None:
     def base(expected: Any, actual: Any, _bindings: Bindings, where: str) -> str | None:
         wanted = constants.VALUES.get(expected, expected) if isinstance(expected, str) else expected
-        return None if actual == wanted else f"{where}: expected {expected!r}, got {actual!r}"
+        return None if actual == wanted else f"{where}: expected {expected!r}, got {shown(actual)}"
 
     problems = []
     for name, expected in want.items():
-        problem = _match_with(expected, have.get(name), bindings, f"attributes.{name}", base, repr)
+        problem = _match_with(expected, have.get(name), bindings, f"attributes.{name}", base, shown)
         if problem:
             problems.append(problem)
     return "; ".join(problems) or None

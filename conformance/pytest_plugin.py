@@ -21,6 +21,7 @@ installed (registered through the ``pytest11`` entry point).
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import re
 from pathlib import Path
@@ -271,15 +272,48 @@ def blamed_clauses(exc: BaseException | None) -> list[str]:
     return found
 
 
+def differences(exc: BaseException | None) -> list[dict[str, Any]]:
+    """The :class:`~mq_conformance.conformance.difference.Difference` records a failure carries (itself, or
+    those of the exceptions an exception group holds)."""
+    found: list[dict[str, Any]] = []
+    pending = [exc] if exc is not None else []
+    while pending:
+        current = pending.pop(0)
+        if isinstance(getattr(current, "record", None), dict) and isinstance(current, AssertionError):
+            found.append(current.record)
+        pending += list(getattr(current, "exceptions", ()) or ())
+    return found
+
+
+def failure_kind(exc: BaseException) -> tuple[str, str]:
+    """What failed, in a word, and one line saying how: ``difference`` (the implementation answered otherwise
+    than the documents: an assertion), ``implementation`` (the adapter under test failed: its server died,
+    answered nonsense), or ``suite`` (the suite itself crashed: a bug to report, whose traceback is in the
+    run's pytest.log)."""
+    text = " ".join(str(exc).split())[:1000]
+    if isinstance(exc, AssertionError):
+        return "difference", str(exc)
+    if isinstance(exc, AdapterError):
+        return "implementation", f"the implementation failed: {text}"
+    return "suite", f"suite error: {type(exc).__name__}: {text} (a bug of the suite; the traceback is in pytest.log)"
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     """A failure that blames clauses (:func:`blamed_clauses`) records them as ``blamed`` properties, beside the
-    ``clause`` marks the test declares."""
+    ``clause`` marks the test declares; its :class:`~mq_conformance.conformance.difference.Difference` (the call,
+    each differing field, where the expectation comes from) as ``difference``, and what failed and how in one
+    line as ``failure`` with ``failure_kind`` (:func:`failure_kind`), so that no report needs the traceback."""
     outcome = yield
     report = outcome.get_result()
     if call.excinfo is not None and report.failed:
-        for clause_id in blamed_clauses(call.excinfo.value):
+        exc = call.excinfo.value
+        for clause_id in blamed_clauses(exc):
             report.user_properties.append(("blamed", clause_id))
+        for record in differences(exc)[:1]:
+            report.user_properties.append(("difference", json.dumps(record, ensure_ascii=False, default=repr)))
+        kind, line = failure_kind(exc)
+        report.user_properties += [("failure_kind", kind), ("failure", line)]
         # a state machine's divergence whose signature the expectations file lists: an expected failure
         slug = getattr(call.excinfo.value, "mq_signature", None)
         entry = next((e for e in getattr(item.config, "_mq_expected", []) if slug and e.get("signature") == slug), None)

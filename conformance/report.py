@@ -35,10 +35,10 @@ import datetime as dt
 import hashlib
 import json
 import os
-import re
 import shlex
 import subprocess
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,7 @@ from mq_conformance.adapters.untrusted import bounded, for_markdown, for_termina
 
 from . import __version__
 from .clauses import Registry
+from .difference import THE_MODEL, call_text, difference_lines, model_problem
 from .identity import implementation_of
 from .infiles import UnsafeFile, read_bytes, read_text
 from .outfolder import OutputFolder
@@ -61,12 +62,17 @@ DECISION_DIFFERS = "decision differs"  # a difference at a clause the model deci
 # listed as an expected failure, found only by a random search (a state machine, a campaign), not hit this run
 NOT_SEEN = "not seen this run"
 INCONCLUSIVE = "inconclusive"  # evidence that failed elsewhere: it neither passes nor fails this clause
-CLAUSE_STATUSES = (FAILED, UNEXPECTED_PASS, EXPECTED_FAILURE, DECISION_DIFFERS, PASSED, NOT_CLAIMED, NOT_COVERED)
+# A scenario's first difference is its failure; the clauses of the earlier steps that produced what it depends
+# on are *suspects* (not passed, not failed), those only later failing steps applied are *consequences*.
+SUSPECT, CONSEQUENCE = "suspect", "consequence"
+CLAUSE_STATUSES = (FAILED, UNEXPECTED_PASS, EXPECTED_FAILURE, DECISION_DIFFERS, SUSPECT, PASSED, CONSEQUENCE,
+                   NOT_CLAIMED, NOT_COVERED)
 EVIDENCE_STATUSES = (PASSED, FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_SEEN, NOT_CLAIMED, SKIPPED,
-                     INCONCLUSIVE)
+                     SUSPECT, CONSEQUENCE, INCONCLUSIVE)
 # How a piece of evidence counts towards its clause's status.
 _CLAUSE_OF = {PASSED: PASSED, FAILED: FAILED, ERROR: FAILED, EXPECTED_FAILURE: EXPECTED_FAILURE,
-              UNEXPECTED_PASS: UNEXPECTED_PASS, NOT_SEEN: EXPECTED_FAILURE, NOT_CLAIMED: NOT_CLAIMED}
+              UNEXPECTED_PASS: UNEXPECTED_PASS, NOT_SEEN: EXPECTED_FAILURE, NOT_CLAIMED: NOT_CLAIMED,
+              SUSPECT: SUSPECT, CONSEQUENCE: CONSEQUENCE}
 VERDICTS = ("passed", "failed", "incomplete")
 DECISION = "decision"  # the clause confidence of a rule the model decided
 
@@ -580,18 +586,53 @@ def failing_sequence(record: dict) -> list[dict]:
     return calls
 
 
+def _failing(step: dict) -> bool:
+    return step["status"] in (FAILED, ERROR)
+
+
 def scenario_blame(record: dict) -> tuple[list[str], list[str]]:
     """What a failing scenario blames, and what else was applied where it failed: the clauses the scenario cites
-    that the model applied at its failing steps (all it cites when it cites none of those), and the other clauses
-    applied there ("also applied": shown, not failed). A failing step that cites clauses of its own blames those
-    alone: a step breaking two rules at once, where IBM gives no order, cites the decision that orders them."""
+    that the model applied at its first failing step (all it cites when it cites none of those), and the other
+    clauses applied there ("also applied": shown, not failed). A failing step that cites clauses of its own blames
+    those alone: a step breaking two rules at once, where IBM gives no order, cites the decision that orders them.
+    Later failing steps are consequences (:func:`scenario_analysis`)."""
+    analysis = scenario_analysis(record)
+    return analysis["blamed"], analysis["also_applied"]
+
+
+def scenario_analysis(record: dict) -> dict[str, Any]:
+    """A failing scenario read as an outsider needs it: its first failing step is *the* failure, blamed on the
+    clauses the scenario cites that the model applied there; every later failing step is a *consequence* (its
+    cited clauses are listed, not failed: an earlier difference left the queue manager elsewhere than the
+    scenario expects); and the earlier steps that produced what the failure depends on are *suspects*, with the
+    clauses the scenario cites that the model applied at them: a step that bound a variable the failing step uses
+    (``$c`` from a put's CorrelId), and a step whose bound value stands to the scenario's identifiers otherwise
+    than the model's (the implementation returned the CorrelId given, where the model generated one)."""
     cited = set(record["clauses"])
-    failing = [step for step in record["steps"] if step["status"] in (FAILED, ERROR)]
-    applied = {c for step in failing for c in step["clauses"]}
-    own = {c for step in failing for c in step.get("cites", ())}
-    applied_elsewhere = {c for step in failing if not step.get("cites") for c in step["clauses"]}
-    blamed = (own | (cited & applied_elsewhere)) or cited
-    return sorted(blamed), sorted(applied - blamed)
+    steps = record["steps"]
+    first = next((i for i, step in enumerate(steps) if _failing(step)), None)
+    if first is None:
+        return {"first": None, "blamed": sorted(cited) if record["status"] in (FAILED, ERROR) else [],
+                "also_applied": [], "consequences": [], "consequence_clauses": [], "suspects": [],
+                "suspect_clauses": []}
+    failing = steps[first]
+    applied = set(failing["clauses"])
+    blamed = set(failing.get("cites") or ()) or (cited & applied) or cited
+    later = [step for step in steps[first + 1:] if _failing(step)]
+    consequence_clauses = {c for step in later for c in step["clauses"]} & cited - blamed
+    producers = {name: index for index, step in enumerate(steps[:first]) for name in step.get("binds") or []}
+    suspects: list[dict[str, Any]] = []
+    for index, step in enumerate(steps[:first]):
+        used = sorted(name for name in failing.get("uses") or [] if producers.get(name) == index)
+        why = [f"bound {', '.join(used)}, which the failing step uses"] if used else []
+        why += list(step.get("unlike_model") or [])
+        if why:
+            suspects.append({"index": step["index"], "line": step["line"], "op": step["op"], "why": why,
+                             "clauses": sorted(cited & set(step["clauses"]) - blamed)})
+    suspect_clauses = sorted({c for suspect in suspects for c in suspect["clauses"]})
+    return {"first": failing, "blamed": sorted(blamed), "also_applied": sorted(applied - blamed),
+            "consequences": later, "consequence_clauses": sorted(consequence_clauses - set(suspect_clauses)),
+            "suspects": suspects, "suspect_clauses": suspect_clauses}
 
 
 def blame_of_test(record: dict) -> tuple[list[str], list[str]]:
@@ -599,27 +640,45 @@ def blame_of_test(record: dict) -> tuple[list[str], list[str]]:
     clauses the model applied at the diverging call: those the test declares are blamed (all of them when it
     declares none of those), the rest are "also applied". A failure that names none blames the declared clauses."""
     named, declared = list(record.get("blamed") or []), list(record["clauses"])
+    if record.get("failure") == "suite":  # the suite itself crashed: no rule of the implementation's is blamed
+        return [], []
     if not named:
         return declared, []
     blamed = [c for c in named if c in declared] or named
     return blamed, [c for c in named if c not in blamed]
 
 
-def _scenario_failure(record: dict) -> dict:
-    step = next((s for s in record["steps"] if s["status"] in (FAILED, ERROR)), None)
-    blamed, also = scenario_blame(record)
+def scenario_failure(record: dict) -> dict:
+    """A failing scenario's entry of the report's ``failures`` (:func:`scenario_analysis`)."""
+    analysis = scenario_analysis(record)
+    step = analysis["first"]
     failure = {"kind": "scenario", "id": record["id"], "status": record["status"], "path": record["path"],
-               "title": record.get("title", ""), "sequence": failing_sequence(record), "clauses": blamed,
-               "also_applied": also, "message": record.get("reason", "")}
+               "title": record.get("title", ""), "sequence": failing_sequence(record),
+               "clauses": analysis["blamed"], "also_applied": analysis["also_applied"],
+               "message": record.get("reason", ""),
+               "suspects": analysis["suspect_clauses"], "consequences": analysis["consequence_clauses"],
+               "suspect_steps": [{k: s[k] for k in ("index", "line", "op", "why")} for s in analysis["suspects"]],
+               "consequence_steps": [{"index": s["index"], "line": s["line"], "op": s["op"],
+                                      "problems": s["problems"], "clauses": sorted(set(s["clauses"])
+                                                                                   & set(record["clauses"]))}
+                                     for s in analysis["consequences"]]}
     if record["status"] == EXPECTED_FAILURE:
         failure["expected_reason"] = record.get("reason") or ""
     if step is not None:
         failure["step"] = {"index": step["index"], "line": step["line"], "op": step["op"], "expected": step["expect"],
-                           "actual": step["outcome"], "problems": step["problems"]}
+                           "actual": step["outcome"], "problems": step["problems"], "call": step["call"]}
+        error = (step["outcome"] or {}).get("error")
+        failure["difference"] = {
+            "call": step["call"], "where": f"{record['path']}:{step['line']}, step {step['index'] + 1}",
+            "expected_from": "the scenario",
+            "problems": [f"the implementation answered with an error: {error}"] if error is not None and (
+                step["status"] == ERROR) else list(step["problems"])}
     return failure
 
 
-def _test_failure(record: dict, divergences: list[dict]) -> dict:
+def failure_of_test(record: dict, divergences: list[dict]) -> dict:
+    """A failing test's entry of the report's ``failures``: what it blames, its difference (a table test's, or
+    built from a state machine's divergence record), its one-line message."""
     blamed, also = blame_of_test(record)
     failure = {"kind": "test", "id": record["id"], "status": record["status"], "clauses": blamed,
                "also_applied": also, "message": record.get("message", ""), "sequence": []}
@@ -629,6 +688,12 @@ def _test_failure(record: dict, divergences: list[dict]) -> dict:
         if divergence["file"] in failure["message"]:
             failure["divergence"] = divergence
             failure["sequence"] = list(divergence.get("sequence", []))
+    if isinstance(record.get("difference"), dict):  # a table test's Difference (conformance/difference.py)
+        failure["difference"] = record["difference"]
+    elif failure.get("divergence", {}).get("problems"):
+        divergence = failure["divergence"]
+        failure["difference"] = {"call": divergence.get("call") or {}, "expected_from": THE_MODEL,
+                                 "problems": [model_problem(p) for p in divergence["problems"]]}
     return failure
 
 
@@ -737,14 +802,18 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
     for record in records:
         for step in record["steps"]:
             applied.update(step["clauses"])
-        blamed = set(scenario_blame(record)[0]) if record["status"] in (FAILED, ERROR, EXPECTED_FAILURE) else None
+        analysis = scenario_analysis(record) if record["status"] in (FAILED, ERROR, EXPECTED_FAILURE) else None
         for clause_id in record["clauses"]:
             status = record["status"]
-            if blamed is not None and clause_id not in blamed:
-                status = INCONCLUSIVE  # the scenario failed, but not at a step that applied this clause
+            if analysis is not None and clause_id not in analysis["blamed"]:
+                # the scenario failed, but not at a step that applied this clause: a suspect when a step that
+                # produced what the failure depends on applied it, a consequence when only a later failing step
+                # did, else neither passed nor failed by this scenario
+                status = (SUSPECT if clause_id in analysis["suspect_clauses"] else
+                          CONSEQUENCE if clause_id in analysis["consequence_clauses"] else INCONCLUSIVE)
             cite(clause_id, "scenarios", record["id"], status)
         if record["status"] in (FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS):
-            failures.append(_scenario_failure(record))
+            failures.append(scenario_failure(record))
     for test in tests:
         blamed = set(blame_of_test(test)[0]) if test["status"] in (FAILED, ERROR) else None
         for clause_id in set(test["clauses"]) | (blamed or set()):
@@ -753,7 +822,7 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
                 status = INCONCLUSIVE
             cite(clause_id, "tests", test["id"], status)
         if test["status"] in (FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_SEEN):
-            failures.append(_test_failure(test, divergences))
+            failures.append(failure_of_test(test, divergences))
 
     def is_decision(clause_id: str) -> bool:
         clause = registry.get(clause_id)
@@ -1028,16 +1097,51 @@ def load_report(path: Path) -> dict[str, Any]:
 
 
 def failure_line(failure: dict) -> str:
-    """One line saying how a failure failed: its step's problems, else the line of its failure text that says
-    where the implementation differed from the model, else the text's last line."""
-    step = failure.get("step")
-    if step:
-        return f"line {step['line']}, step {step['op']}: " + "; ".join(step["problems"])
-    if (failure.get("divergence") or {}).get("summary"):
-        return failure["divergence"]["summary"]
-    text = failure.get("message", "").strip().splitlines()
-    line = next((line.strip() for line in text if "differs from the model" in line), text[-1].strip() if text else "")
-    return re.sub(r"^E\s+(?:[\w.]+: )?", "", line)  # pytest's "E   mq_conformance.conformance.differential.Divergence: "
+    """One line saying how a failure failed (what ``mqconf compare`` and a short listing show): its difference's
+    first differing field, else the first line of its message (a suite error, one line)."""
+    difference = failure.get("difference")
+    if difference:
+        where = f"{difference['where']}: " if difference.get("where") else ""
+        return f"{where}{call_text(difference.get('call'))}: " + "; ".join(difference.get("problems") or [])
+    text = (failure.get("message") or "").strip().splitlines()
+    return text[0].strip() if text else ""
+
+
+def failure_lines(failure: dict, rule_of: Callable[[str], str | None], escape: Callable[[str], str]) -> list[str]:
+    """A failure as an outsider reads it, the same for a scenario, a table test, a state machine and a campaign
+    signature, and the same in the console and summary.md (the page shows the same parts): the call, each field
+    that differed (expected, got), where the expectation comes from, the clauses it blames, the earlier steps
+    and clauses under suspicion, the later differences that are its consequences, and what else was applied."""
+    lines: list[str] = []
+    if failure["status"] in (EXPECTED_FAILURE, NOT_SEEN):
+        lines.append("- listed by the implementation as expected"
+                     + (" (a random search that did not hit it this run)" if failure["status"] == NOT_SEEN else "")
+                     + ": " + (escape(failure.get("expected_reason") or "") or "(no reason given)"))
+    difference = failure.get("difference")
+    if failure["status"] == NOT_SEEN:
+        pass  # nothing failed this run
+    elif difference:
+        lines += difference_lines(difference, escape)
+    elif failure.get("message"):
+        lines.append(f"- {escape(failure_line(failure))}")
+    if not failure["clauses"]:
+        lines.append("- blames no clause")
+    for clause_id in failure["clauses"]:
+        rule = rule_of(clause_id)
+        lines.append(f"- clause `{clause_id}`" + (f": {rule}" if rule else ""))
+    for step in failure.get("suspect_steps") or []:
+        lines.append(f"- suspect: step {step['index'] + 1} {step['op']} (line {step['line']}): "
+                     + escape("; ".join(step["why"])))
+    for clause_id in failure.get("suspects") or []:
+        rule = rule_of(clause_id)
+        lines.append(f"  - suspect clause `{clause_id}` (not failed, not passed)" + (f": {rule}" if rule else ""))
+    for step in failure.get("consequence_steps") or []:
+        lines.append(f"- consequence (not counted): step {step['index'] + 1} {step['op']} (line {step['line']}): "
+                     + escape("; ".join(step["problems"]))
+                     + (" - " + ", ".join(f"`{c}`" for c in step["clauses"]) if step["clauses"] else ""))
+    if failure.get("also_applied"):
+        lines.append("- also applied (not failed): " + ", ".join(f"`{c}`" for c in failure["also_applied"]))
+    return lines
 
 
 def render_summary(report: dict[str, Any]) -> str:
@@ -1088,20 +1192,7 @@ def render_summary(report: dict[str, Any]) -> str:
         note = "" if failure.get("counts", True) else " (a difference where the model decided; not failed)"
         lines.append(f"### {failure['status']}: {failure['id']}" + (f" ({failure['path']})" if failure.get("path") else "")
                      + note)
-        if failure["status"] in (EXPECTED_FAILURE, NOT_SEEN):
-            lines.append("- listed by the implementation as expected"
-                         + (" (a random search that did not hit it this run)" if failure["status"] == NOT_SEEN else "")
-                         + ": " + (for_markdown(failure.get("expected_reason") or "", 1000) or "(no reason given)"))
-        line = failure_line(failure) if failure["status"] != NOT_SEEN else ""  # nothing failed this run
-        if line:
-            lines.append(f"- {for_markdown(line, 1000)}")
-        if not failure["clauses"]:
-            lines.append("- blames no clause")
-        for clause_id in failure["clauses"]:
-            clause = report["clauses"].get(clause_id)
-            if clause is not None:
-                lines.append(f"  - `{clause_id}`: {clause['rule']}")
-        if failure.get("also_applied"):
-            lines.append("- also applied (not failed): " + ", ".join(f"`{c}`" for c in failure["also_applied"]))
+        lines += failure_lines(failure, lambda c: (report["clauses"].get(c) or {}).get("rule"),
+                               lambda text: for_markdown(text, 1000))
         lines.append("")
     return "\n".join(lines) + "\n"

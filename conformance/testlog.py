@@ -44,18 +44,39 @@ class TestLog:
         if status is None:
             return
         message = ""
+        properties = {name: value for name, value in report.user_properties
+                      if name in ("difference", "failure", "failure_kind")}
         if status in ("expected failure", "not seen this run"):
             message = str(getattr(report, "wasxfail", "")).removeprefix("expected failure: ")  # the file's reason
         elif report.skipped and isinstance(report.longrepr, tuple):
             message = str(report.longrepr[2])
         elif report.failed:
-            message = report.longreprtext[-_MAX_MESSAGE:]
-        self._write({
+            # what failed in the suite's words (the plugin's ``failure``: a difference's text, the implementation's
+            # failure or a suite error in one line), never the traceback: that stays in pytest's own output
+            message = str(properties["failure"])[:_MAX_MESSAGE] if "failure" in properties else _crash_line(report)
+        record = {
             "kind": "test", "id": report.nodeid, "status": status, "when": report.when,
             "clauses": [value for name, value in report.user_properties if name == "clause"],
             "blamed": [value for name, value in report.user_properties if name == "blamed"],
             "duration": round(report.duration, 4), "message": message,
-        })
+        }
+        if report.failed and "failure_kind" in properties:
+            record["failure"] = properties["failure_kind"]  # difference, implementation or suite
+        if report.failed and "difference" in properties:
+            try:
+                record["difference"] = json.loads(properties["difference"])
+            except (TypeError, ValueError):
+                pass
+        self._write(record)
+
+
+def _crash_line(report: pytest.TestReport) -> str:
+    """A failure the suite's plugin did not describe (a fixture's error, pytest's own): its exception in one
+    line, not the traceback."""
+    crash = getattr(report.longrepr, "reprcrash", None)
+    line = getattr(crash, "message", None) or report.longreprtext.strip().splitlines()[-1:] or [""]
+    text = line if isinstance(line, str) else line[0]
+    return " ".join(text.split())[:1000]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -77,6 +98,9 @@ def verdict(report: pytest.TestReport) -> str | None:
         if report.failed:
             if report.longreprtext.startswith("[XPASS(strict)]"):
                 return "unexpected pass"
+            kind = dict(report.user_properties).get("failure_kind")
+            if kind in ("implementation", "suite"):  # the implementation or the suite failed, not a documented rule
+                return "error"
             return "failed" if report.when == "call" else "error"
         return "passed"
     return None

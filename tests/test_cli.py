@@ -116,15 +116,15 @@ def test_scenario_with_a_wrong_expectation_exits_1_and_shows_where_and_why(scena
 
 def _assert_failure_described(out: str, path: Path) -> None:
     assert f"FAILED cli-failing ({path})" in out
-    assert f"{path}:{FAILING_LINE}: step 3 put" in out  # step 1 defines Q1, step 2 opens
-    assert 'expected: CompCode "MQCC_FAILED", Reason "MQRC_Q_FULL"' in out
-    assert "actual:   CompCode MQCC_OK, Reason MQRC_NONE" in out
-    assert "- CompCode: expected MQCC_FAILED, got MQCC_OK" in out
+    # the call where it differed, named by file and line (step 1 defines Q1, step 2 opens)
+    assert f'- call ({path}:{FAILING_LINE}, step 3): put {{"handle": "h", "data": "one"}}' in out
+    assert "- CompCode: expected MQCC_FAILED, got MQCC_OK" in out  # each field: expected, then what came back
     assert "- Reason: expected MQRC_Q_FULL, got MQRC_NONE" in out
-    cited = [line.split()[1].rstrip(":") for line in out.splitlines() if line.strip().startswith("clause ")]
+    assert "- expected by the scenario; got from the implementation" in out
+    cited = [line.split()[2].strip("`:") for line in out.splitlines() if line.strip().startswith("- clause ")]
     assert cited, out
     assert all(clause_id in REGISTRY for clause_id in cited)
-    assert f"clause put.msgid.generated: {REGISTRY.get('put.msgid.generated').rule}" in out
+    assert f"- clause `put.msgid.generated`: {REGISTRY.get('put.msgid.generated').rule}" in out
     assert "Traceback" not in out
 
 
@@ -174,7 +174,7 @@ def test_run_writes_report_and_summary_and_prints_the_report_path(scenarios, tmp
     assert report["adapter"]["name"] == "reference"
     markdown = (output / "summary.md").read_text()
     assert "Scenarios: 2 run, 1 passed, 1 failed, 0 errors, 0 not claimed." in markdown
-    assert f"line {FAILING_LINE}, step put" in markdown
+    assert f"failing.yaml:{FAILING_LINE}, step 3): put" in markdown
     results = (output / "results.jsonl").read_text().splitlines()
     assert len(results) == 2
 
@@ -244,7 +244,7 @@ def test_adapter_that_crashes_on_a_call_is_an_error_result_not_a_traceback(scena
     out = capsys.readouterr().out
     assert status == 1
     assert "ERROR cli-passing" in out
-    assert "error adapter raised RuntimeError: boom" in out
+    assert "the implementation answered with an error: adapter raised RuntimeError: boom" in out
     assert "1 scenarios: 0 passed, 0 failed, 1 errors, 0 not claimed (adapter crashing)" in out
 
 

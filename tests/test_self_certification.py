@@ -82,7 +82,10 @@ def test_a_served_implementation_that_diverges_keeps_its_minimal_scenario_in_the
     assert divergence["call"]["op"] == "put" and divergence["fields"] == ["MD.GroupId"]
     assert divergence["summary"].startswith(f"{MUTANT} differs from the model on put ")
     summary = (run / "summary.md").read_text()  # Markdown, where the implementation's text is escaped
-    assert "differs from the model on put" in summary and "MD.GroupId: " in summary
+    # read as a scenario step's failure reads: the call, the field (expected: the model's side), the clauses
+    block = summary[summary.index(f"### failed: {failure['id']}"):].split("\n### ", 1)[0]
+    assert "- call: put " in block and "  - MD.GroupId: expected " in block, block
+    assert "  - expected by the model \\(the reference implementation, given the same calls\\); got from" in block
     row = "put.logical-order.table1.row5"
     # blamed: the machine's declared clauses among those the model applied at the diverging put (the row, and
     # whichever others the shrunk put's flags reach)
@@ -90,8 +93,10 @@ def test_a_served_implementation_that_diverges_keeps_its_minimal_scenario_in_the
     assert failure["sequence"] == divergence["sequence"] and failure["sequence"][-1]["op"] == "put"
     page = (run / "conformance.html").read_text()
     assert "minimal call sequence" in page and "divergences/divergence-groupsmachine.yaml" in page
-    (line,) = [line for line in out.splitlines() if line.startswith("FAILED") and "[groups]" in line]
-    assert f"{MUTANT} differs from the model on put " in line and "MD.GroupId: " in line
+    lines = out.splitlines()
+    (start,) = [n for n, line in enumerate(lines) if line.startswith("FAILED") and "[groups]" in line]
+    printed = "\n".join(lines[start + 1:start + 4])  # the console prints the failure as summary.md does
+    assert printed.startswith("  - call: put ") and "    - MD.GroupId: expected " in printed, printed
     # runs as is: passes on the model, fails on the implementation
     assert cli.main(["scenario", str(path), "--adapter", "reference"]) == 0
     assert cli.main(["scenario", str(path), "--adapter", served]) == 1

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import pytest
 
 from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.conformance.difference import Difference, field_problem
 from mq_conformance.reference.calls import Call
 from mq_conformance.reference.tables import default_spec
 
@@ -144,7 +145,9 @@ def answer(adapter, witness: Witness) -> str:
     outcomes = []
     for call in witness.calls:
         outcome = adapter.execute(call)
-        assert outcome.error is None, f"{witness.name}: {call.op} {dict(call.args)}: {outcome.error}"
+        if outcome.error is not None:
+            raise Difference(call.to_json(), [f"the implementation answered with an error: {outcome.error}"],
+                             _source(witness), where=f"witness {witness.name}")
         outcomes.append((call, outcome))
     if witness.observe == "depth":
         return str(outcomes[-1][1].attributes["MQIA_CURRENT_Q_DEPTH"])
@@ -162,4 +165,14 @@ WITNESS_PARAMS = ([pytest.param(w, id=w.name, marks=pytest.mark.clause(row)) for
 @pytest.mark.capability("cluster")
 @pytest.mark.parametrize("witness", WITNESS_PARAMS)
 def test_witness_gives_the_answer_of_the_documented_order(adapter, witness):
-    assert answer(adapter, witness) == witness.expected
+    got = answer(adapter, witness)
+    if got != witness.expected:
+        last = [c for c in witness.calls if c.op == ("put" if witness.observe == "put" else "inquire")][-1]
+        what = ("PMO.ResolvedQMgrName (or the Reason of a failed put)" if witness.observe == "put"
+                else "attributes.MQIA_CURRENT_Q_DEPTH")
+        raise Difference(last.to_json(), [field_problem(what, witness.expected, got)], _source(witness),
+                         where=f"witness {witness.name}, the last of its {len(witness.calls)} calls")
+
+
+def _source(witness: Witness) -> str:
+    return f"the documents: table {TABLE.id} (fixtures/tables/), the order of its rows (witness {witness.name})"

@@ -9,8 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mq_conformance.conformance.certification.support import Session, examples
+from mq_conformance.conformance.difference import Difference, field_problem
 
 DATA = 6
+# Where these tests' expectations come from (the suite's reading of the page, computed from what was put).
+SOURCE = "the documents: \"Logical and physical ordering\" (the order computed from the messages put)"
 
 # An item is (group index or None, MsgSeqNumber, Offset, is last segment, is last message, is segmented, data,
 # is in a group).
@@ -67,10 +70,25 @@ def _read_all(session: Session, options: list[str], limit: int) -> list[str]:
     for _ in range(limit):  # bounded: a broken implementation may return the same message for ever
         outcome = session("get", handle="g", GMO={"Options": options})
         if outcome.CompCode == "MQCC_FAILED":
-            assert outcome.Reason == "MQRC_NO_MSG_AVAILABLE"
+            session.expect(Reason=("MQRC_NO_MSG_AVAILABLE", outcome.Reason))
             return got
         got.append(outcome.data)
     return got
+
+
+def _expect_sequence(session: Session, op: str, options: list[str], expected: list[str], got: list[str]) -> None:
+    """Fail with a :class:`Difference` on the first get whose data is not the expected one (a get is named by
+    its place in the sequence: the 3rd get, with its options)."""
+    for number, (want, have) in enumerate(zip(expected + [None] * len(got), got + [None] * len(expected)), 1):
+        if want == have:
+            continue
+        none = "no message (MQRC_NO_MSG_AVAILABLE)"
+        raise Difference({"op": op, "handle": "g", "GMO": {"Options": options}},
+                         [field_problem("data", none if want is None else repr(want),
+                                        none if have is None else repr(have)),
+                          f"the whole read: expected {expected}, got {got}"], session.expected_from,
+                         ["get.logical-order.first-item", "get.logical-order.next-item-only"],
+                         where=f"get number {number} of the read")
 
 
 def _expected_logical(items) -> list[str]:
@@ -96,13 +114,16 @@ def _expected_logical(items) -> list[str]:
 @settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(queue_contents())
 def test_logical_order_get_returns_groups_whole_in_order_of_their_first_items(adapter, items):
-    session = Session(adapter)
+    session = Session(adapter, SOURCE)
     adapter.reset()
     _load(session, items)
     session.ok("open", handle="g", queue="Q1", Options=["MQOO_INPUT_SHARED"])
     got = _read_all(session, ["MQGMO_LOGICAL_ORDER"], len(items) + 2)
-    assert got == _expected_logical(items)
-    assert sorted(got) == sorted(item[DATA] for item in items)
+    _expect_sequence(session, "get", ["MQGMO_LOGICAL_ORDER"], _expected_logical(items), got)
+    every = sorted(item[DATA] for item in items)
+    if sorted(got) != every:  # every message once (implied by the order above, which holds each message once)
+        raise Difference({"op": "get", "handle": "g", "GMO": {"Options": ["MQGMO_LOGICAL_ORDER"]}},
+                         [field_problem("data", f"each message once: {every}", sorted(got))], session.expected_from)
 
 
 @pytest.mark.capability("groups", "segmentation")
@@ -110,7 +131,7 @@ def test_logical_order_get_returns_groups_whole_in_order_of_their_first_items(ad
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(queue_contents())
 def test_logical_order_browse_sees_what_a_logical_get_would_take(adapter, items):
-    session = Session(adapter)
+    session = Session(adapter, SOURCE)
     adapter.reset()
     _load(session, items)
     session.ok("open", handle="g", queue="Q1", Options=["MQOO_BROWSE"])
@@ -122,7 +143,8 @@ def test_logical_order_browse_sees_what_a_logical_get_would_take(adapter, items)
             break
         browsed.append(outcome.data)
         options = ["MQGMO_BROWSE_NEXT", "MQGMO_LOGICAL_ORDER"]
-    assert browsed == _expected_logical(items)
+    _expect_sequence(session, "get", ["MQGMO_BROWSE_FIRST or MQGMO_BROWSE_NEXT", "MQGMO_LOGICAL_ORDER"],
+                     _expected_logical(items), browsed)
 
 
 @pytest.mark.capability("groups", "segmentation")
@@ -135,10 +157,11 @@ def test_group_missing_its_first_item_is_never_entered(adapter, items, data):
         return
     dropped = data.draw(st.sampled_from(starts))
     remaining = [i for i in items if i is not dropped]
-    session = Session(adapter)
+    session = Session(adapter, SOURCE + "; a group missing its first item is never entered")
     adapter.reset()
     _load(session, remaining)
     session.ok("open", handle="g", queue="Q1", Options=["MQOO_INPUT_SHARED"])
     got = _read_all(session, ["MQGMO_LOGICAL_ORDER"], len(items) + 2)
-    assert not any(text.startswith(f"g{dropped[0]}m") for text in got)
-    assert got == [t for t in _expected_logical(remaining) if not t.startswith(f"g{dropped[0]}m")]
+    # every item of the group that lost its first item is left on the queue
+    _expect_sequence(session, "get", ["MQGMO_LOGICAL_ORDER"],
+                     [t for t in _expected_logical(remaining) if not t.startswith(f"g{dropped[0]}m")], got)

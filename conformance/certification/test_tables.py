@@ -17,6 +17,7 @@ from mq_conformance.reference.constants import VALUES
 from mq_conformance.reference.options import first_broken
 from mq_conformance.reference.tables import EITHER, default_spec
 from mq_conformance.conformance.certification.support import Session
+from mq_conformance.conformance.difference import Difference, field_problem
 
 SPEC = default_spec()
 TABLE1 = SPEC["put.logical-order.table1"]
@@ -29,6 +30,11 @@ FIELD_SEQ, FIELD_OFFSET = 7, 100
 LOGICAL = pytest.mark.capability("groups", "segmentation")
 SETUP_DATA = "12345"  # the previous segment's length is 5
 PROBE_ID = "TABLE1-PROBE"  # the MsgId of the put a table-1 test checks
+
+
+def _row_source(table, row) -> str:
+    """Where a table test's expectation comes from: the table and its row."""
+    return f"the documents: table {table.id} (fixtures/tables/), row {row.id}"
 
 
 def _open(session: Session, options=("MQOO_OUTPUT", "MQOO_INPUT_SHARED")) -> None:
@@ -84,14 +90,18 @@ TABLE1_CASES = [
 
 @pytest.mark.parametrize(("row", "facts", "field_group"), TABLE1_CASES)
 def test_put_uses_the_group_id_sequence_and_offset_of_its_table1_row(adapter, row, facts, field_group):
-    session = Session(adapter)
+    session = Session(adapter, _row_source(TABLE1, row))
     _open(session)
     previous = _establish(session, facts["current_group"], facts["current_logical_message"])
     pmo = {"Options": ["MQPMO_LOGICAL_ORDER"] if facts["logical_order"] else []}
     md = {"MsgFlags": _flags(facts["in_group"], facts["segment"], facts["segmentation_allowed"]),
           "GroupId": field_group, "MsgSeqNumber": FIELD_SEQ, "Offset": FIELD_OFFSET, "MsgId": PROBE_ID}
     outcome = session("put", handle="h", PMO=pmo, MD=md, data="abc")
-    assert outcome.CompCode in ("MQCC_OK", "MQCC_WARNING"), (outcome.CompCode, outcome.Reason)
+    probe = session.last_call
+    if outcome.CompCode not in ("MQCC_OK", "MQCC_WARNING"):
+        raise Difference(probe, [field_problem("CompCode", "MQCC_OK or MQCC_WARNING", outcome.CompCode),
+                                 field_problem("Reason", "MQRC_NONE or a warning", outcome.Reason)],
+                         session.expected_from, [row.id])
     put_md, got = outcome.MD, None
     if put_md is None and outcome.CompCode == "MQCC_WARNING":
         # IBM's ibmmq (and pymqi) return no MQMD from a put that warns: the rule is then checked on the fields
@@ -103,24 +113,26 @@ def test_put_uses_the_group_id_sequence_and_offset_of_its_table1_row(adapter, ro
     rule = row.then["GroupId"]
     field_hex = FIELD_GROUP.encode().ljust(24, b"\0").hex()
     if rule == "MQGI_NONE":
-        assert group_id == NONE_HEX
+        session.expect(probe, **{"MD.GroupId": (NONE_HEX, group_id)})
     elif rule == "previous":
-        assert group_id == previous["GroupId"]
+        session.expect(probe, **{"MD.GroupId": (previous["GroupId"], group_id)})
     elif rule == "new-if-none-else-field" and field_group != NONE_HEX:
-        assert group_id == field_hex
-    else:  # a new identifier: not none, not the previous one, not the field's
-        assert group_id not in (NONE_HEX, previous.get("GroupId"), field_hex)
+        session.expect(probe, **{"MD.GroupId": (field_hex, group_id)})
+    elif group_id in (NONE_HEX, previous.get("GroupId"), field_hex):  # a new identifier was due
+        raise Difference(probe, [field_problem("MD.GroupId", "a new identifier (not MQGI_NONE, the previous put's "
+                                               "or the field's)", group_id)], session.expected_from, [row.id])
     expected_seq = {"one": 1, "previous-plus-one": previous.get("MsgSeqNumber", 0) + 1,
                     "previous": previous.get("MsgSeqNumber"), "field": FIELD_SEQ}[row.then["MsgSeqNumber"]]
     expected_offset = {"zero": 0, "previous-end": previous.get("Offset", 0) + len(SETUP_DATA),
                        "field": FIELD_OFFSET}[row.then["Offset"]]
-    assert (seq, offset) == (expected_seq, expected_offset)
+    session.expect(probe, **{"MD.MsgSeqNumber": (expected_seq, seq), "MD.Offset": (expected_offset, offset)})
 
     # The stored copy carries the same values.
     if got is None:
         got = session.ok("get", handle="h", MD={"MsgId": {"hex": outcome.MD["MsgId"]}},
                          GMO={"MatchOptions": ["MQMO_MATCH_MSG_ID"]})
-    assert (got.MD["GroupId"], got.MD["MsgSeqNumber"], got.MD["Offset"]) == (group_id, seq, offset)
+    session.expect(**{"MD.GroupId": (group_id, got.MD.get("GroupId")), "MD.Offset": (offset, got.MD.get("Offset")),
+                      "MD.MsgSeqNumber": (seq, got.MD.get("MsgSeqNumber"))})
 
 
 # -- Table 2 -------------------------------------------------------------------------------------------------
@@ -142,13 +154,12 @@ def _rows(table) -> list:
 
 @pytest.mark.parametrize("row", _rows(TABLE2))
 def test_call_inconsistent_with_an_open_group_completes_as_table2_says(adapter, row):
-    session = Session(adapter)
+    session = Session(adapter, _row_source(TABLE2, row))
     _open(session)
     _establish(session, current_group=True, current_logical_message=False, logical=row.when["previous_logical_order"])
     outcome = CALLS[row.when["call"]](session)
-    assert outcome.CompCode == row.then["CompCode"]
     expected_reason = "MQRC_NONE" if row.then["CompCode"] == "MQCC_OK" else "MQRC_INCOMPLETE_GROUP"
-    assert outcome.Reason == expected_reason
+    session.expect(CompCode=(row.then["CompCode"], outcome.CompCode), Reason=(expected_reason, outcome.Reason))
 
 
 # -- consistency rows ---------------------------------------------------------------------------------------
@@ -198,14 +209,14 @@ def _situation(session: Session, row_id: str) -> Outcome:
 
 @pytest.mark.parametrize("row", _rows(CONSISTENCY))
 def test_inconsistent_logical_order_call_reports_the_reason_of_its_row(adapter, row):
-    session = Session(adapter)
+    session = Session(adapter, _row_source(CONSISTENCY, row))
     _open(session)
     outcome = _situation(session, row.id)
     closing = row.when.get("closing") is True
     call = "MQCLOSE" if closing else "MQPUT without MQPMO_LOGICAL_ORDER" if row.when.get("left_logical_order") is True \
         else "MQPUT with MQPMO_LOGICAL_ORDER"
     expected_cc = TABLE2.lookup(call=call, previous_logical_order=True).then["CompCode"]
-    assert (outcome.CompCode, outcome.Reason) == (expected_cc, row.then["Reason"])
+    session.expect(CompCode=(expected_cc, outcome.CompCode), Reason=(row.then["Reason"], outcome.Reason))
 
 
 # -- option rules -------------------------------------------------------------------------------------------
@@ -272,19 +283,19 @@ def _call_with(session: Session, family: str, call: str, options: list[str]) -> 
 
 @pytest.mark.parametrize(("table", "rule"), OPTION_ROWS)
 def test_options_that_break_a_documented_rule_are_refused(adapter, table, rule):
-    session = Session(adapter)
+    session = Session(adapter, _row_source(table, rule))
     session.ok("define_queue", name="Q1")
     options = _breaking_options(table.family, rule)
     if options is None:
         # As documented, the rule is met by a zero-valued option; a minimal legal call must then succeed.
         outcome = _call_with(session, table.family, "MQOPEN", [n for n in rule.at_least_one if VALUES[n]][:1])
-        assert outcome.CompCode == "MQCC_OK"
+        session.expect(CompCode=("MQCC_OK", outcome.CompCode))
         return
     call = rule.calls[0] if rule.calls else {"MQOO": "MQOPEN", "MQPMO": "MQPUT", "MQGMO": "MQGET",
                                              "MQSO": "MQSUB"}[table.family]
     call = _call_breaking_only(table, rule, options, call)
     outcome = _call_with(session, table.family, call, options)
-    assert (outcome.CompCode, outcome.Reason) == ("MQCC_FAILED", rule.reason)
+    session.expect(CompCode=("MQCC_FAILED", outcome.CompCode), Reason=(rule.reason, outcome.Reason))
 
 
 # -- the get-side logical-order table -----------------------------------------------------------------------
@@ -296,7 +307,7 @@ TABLE4 = SPEC["get.logical-order.table4"]
 def test_logical_order_get_takes_what_its_table4_row_names_next(adapter, row):
     """The previous message P has the row's group and segment status; a lone message D sits physically before
     the item N that the row names. The next logical-order get must take N for a "next" row, D for a "start" row."""
-    session = Session(adapter)
+    session = Session(adapter, _row_source(TABLE4, row))
     _open(session)
     group_status, segment_status = row.when["previous_group_status"], row.when["previous_segment_status"]
     p_flags = {"MQGS_MSG_IN_GROUP": ["MQMF_MSG_IN_GROUP"], "MQGS_LAST_MSG_IN_GROUP": ["MQMF_LAST_MSG_IN_GROUP"]}.get(
@@ -319,6 +330,8 @@ def test_logical_order_get_takes_what_its_table4_row_names_next(adapter, row):
                    MD={"GroupId": "GROUP-P", "MsgSeqNumber": seq, "Offset": offset, "MsgFlags": n_flags})
 
     first = session.ok("get", handle="h", GMO={"Options": ["MQGMO_LOGICAL_ORDER"]})
-    assert (first.data, first.GMO["GroupStatus"], first.GMO["SegmentStatus"]) == ("P", group_status, segment_status)
+    session.expect(data=("P", first.data), **{"GMO.GroupStatus": (group_status, (first.GMO or {}).get("GroupStatus")),
+                                              "GMO.SegmentStatus": (segment_status,
+                                                                    (first.GMO or {}).get("SegmentStatus"))})
     second = session.ok("get", handle="h", GMO={"Options": ["MQGMO_LOGICAL_ORDER"]})
-    assert second.data == ("N" if row.then["select"] == "next" else "D")
+    session.expect(data=("N" if row.then["select"] == "next" else "D", second.data))
