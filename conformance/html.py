@@ -352,7 +352,7 @@ def render_failure(failure: dict, report: dict) -> str:
     elif failure.get("message"):  # a suite error: one line (its traceback is in the run folder's pytest.log)
         out.append(f'<p class="message">{_e(failure_line(failure))}</p>')
     step = failure.get("step")
-    if step:
+    if step and set(step["actual"] or {}) - {"error"}:  # an error alone is in the difference already: shown once
         out.append(f'<div class="cols"><div><b>expected</b><pre>{_json(step["expected"])}</pre></div>'
                    f'<div><b>actual</b><pre>{_json(step["actual"])}</pre></div></div>')
     if failure["clauses"]:

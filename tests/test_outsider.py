@@ -197,3 +197,31 @@ def test_the_readme_quotes_what_a_failing_scenario_prints_today(monkeypatch, cap
     monkeypatch.chdir(root)
     assert cli.main(["scenario", command.group(1), "--adapter", command.group(2)]) == 1
     assert capsys.readouterr().out == found.group(1), "README.md should quote what the command prints today"
+
+
+def test_a_machine_reads_a_missing_field_as_nothing_and_an_error_as_an_error():
+    from mq_conformance.conformance.difference import model_problem
+
+    assert model_problem("MD.GroupId: 'GROUP-1' vs None") == (
+        "MD.GroupId: expected GROUP-1, got nothing (the field is missing)")
+    assert model_problem("error: None vs 'unknown op alter_queue'") == (
+        "error: expected no error, got unknown op alter_queue")
+    assert model_problem("Reason: 'MQRC_NONE' vs 'MQRC_Q_FULL'") == "Reason: expected MQRC_NONE, got MQRC_Q_FULL"
+
+
+def test_the_page_shows_an_error_step_once_and_no_traceback_for_a_test():
+    from mq_conformance.conformance.html import render_failure
+    from mq_conformance.conformance.report import failure_of_test, scenario_failure, scenario_record
+
+    step = StepResult(index=0, line=3, op="get", call={"op": "get", "handle": "h"}, expect={"CompCode": "MQCC_OK"},
+                      outcome={"error": "not implemented: MQGMO_LOCK"}, status=ERROR,
+                      problems=["not implemented: MQGMO_LOCK"])
+    page = render_failure(scenario_failure(scenario_record(ScenarioResult(_Scenario(), ERROR, [step]))),
+                          {"clauses": {}})
+    assert page.count("not implemented: MQGMO_LOCK") == 1, page
+    record = {"id": "certification/test_tables.py::test_x[row]", "status": "error",
+              "clauses": ["put.msgid.generated"],
+              "failure": "suite", "message": "suite error: KeyError: 'x' (a bug of the suite; the traceback is in "
+                                             "pytest.log)"}
+    page = render_failure(failure_of_test(record, []), {"clauses": {}})
+    assert "suite error: KeyError" in page and "Traceback" not in page and "blames no clause" in page
