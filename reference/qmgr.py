@@ -130,17 +130,20 @@ class QueueManager:
         return Result(hconn=self.last_hconn)
 
     def disconnect(self, hconn: int) -> Result:
-        """MQDISC: close the connection's handles and commit its unit of work (a normal end of program)."""
+        """MQDISC: close the connection's handles with MQCO_NONE, naming what each close applied
+        (conn.disconnect-closes-handles), and commit its unit of work (a normal end of program)."""
         conn = self.connections.get(hconn)
         if conn is None:
             return failure("MQRC_HCONN_ERROR", "conn.hconn-error")
         subscriptions.disconnect(self, conn)
+        clauses: list[str] = ["conn.disconnect-closes-handles"] if conn.handles else []
         for hobj in sorted(conn.handles):
-            self._close_handle(conn, self.handles[hobj], 0)
+            closed = self._close_handle(conn, self.handles[hobj], 0)
+            clauses += [c for c in closed.clauses if c not in clauses]
         syncpoint.commit(self, conn)
         properties_module.disconnect(self, hconn)
         del self.connections[hconn]
-        return Result(clauses=["conn.disconnect-commits"])
+        return Result(clauses=clauses + ["conn.disconnect-commits"])
 
     def _conn(self, hconn: int) -> Connection | Result:
         conn = self.connections.get(hconn)
