@@ -225,3 +225,15 @@ def test_the_page_shows_an_error_step_once_and_no_traceback_for_a_test():
                                              "pytest.log)"}
     page = render_failure(failure_of_test(record, []), {"clauses": {}})
     assert "suite error: KeyError" in page and "Traceback" not in page and "blames no clause" in page
+
+
+def test_the_clauses_line_counts_suspects_and_consequences_and_adds_up(tmp_path, capsys):
+    import re
+
+    report, console = _report(tmp_path, "mutant:new-msg-id-ignored", "put-new-msg-id-replaces-given.yaml", capsys)
+    summary = (tmp_path / "run" / "summary.md").read_text()
+    total, parts = re.search(r"^Clauses: (\d+) in all; (.*)\.$", summary, re.MULTILINE).groups()
+    counts = {status: int(n) for n, status in re.findall(r"(\d+) ([a-z ]+?)(?:,|$)", parts)}
+    assert counts["failed"] == counts["suspect"] == counts["consequence"] == 1, counts
+    assert sum(counts.values()) == int(total) == len(report["clauses"])
+    assert "clauses: " + parts in console  # the console prints the same parts
