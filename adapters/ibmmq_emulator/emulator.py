@@ -137,7 +137,8 @@ class _Conn:
     qmgr: str
     hconn: int  # the model's Hconn
     special: dict[int, _Special] = field(default_factory=dict)
-    user: str = ""  # the identity a put with default context carries (UserIdentifier, PutApplName)
+    user: str = ""  # the identity a put with default context carries (UserIdentifier, PutApplName), cut to
+    # the fields' lengths (12 and 28)
     appl: str = ""
     channel: str = ""  # the channel and connection name a client connected with (Inquire Connection)
     conname: str = ""
@@ -378,6 +379,7 @@ class Codec:
         self._unpack, self._pack = shape.struct.unpack, shape.struct.pack
         self._of = model_cls.of
         self._seen: dict[bytes, tuple[tuple, dict[str, Any]]] = {}  # raw -> (values, the model's fields)
+        self._handles = (index.get("OriginalMsgHandle"), index.get("NewMsgHandle"))  # both or neither (MQPMO v3)
         # MQGET's descriptor: the fields the model does not keep, as a default application type and blanks
         self.blanks = tuple((index[name], value) for name, value in (
             ("PutApplType", MQAT_DEFAULT), ("ApplIdentityData", b" " * 32), ("ApplOriginData", b" " * 4))
@@ -414,6 +416,11 @@ class Codec:
     def repack(self, values: tuple) -> bytes:
         """The structure as it came (packed again from its values)."""
         return self._pack(*values)
+
+    def names_handles(self, values: tuple) -> bool:
+        """Whether an MQPMO names a message handle (OriginalMsgHandle or NewMsgHandle: handles.py)."""
+        original, new = self._handles
+        return bool(values[original] or values[new]) if original is not None else False
 
     def value(self, values: tuple, name: str, default: Any = 0) -> Any:
         """One field of the unpacked values (``default`` when this structure version has none)."""
@@ -638,7 +645,7 @@ class Emulator:
             if result.failed:
                 return MQHC_UNUSABLE_HCONN, result.comp_code, result.reason
             hconn = next(_HCONNS)
-            self._conns[hconn] = _Conn(qmgr, result.hconn, user=user, appl=appl)
+            self._conns[hconn] = _Conn(qmgr, result.hconn, user=user[:12], appl=appl[:28])
             return hconn, result.comp_code, result.reason
 
     def connections(self, qmgr: str) -> dict[int, _Conn]:
@@ -767,14 +774,18 @@ class Emulator:
             if hobj in conn.special:
                 return md_codec.repack(md), pmo_codec.repack(pmo), MQCC_FAILED, MQRC_NOT_OPEN_FOR_OUTPUT
             self._identify(conn)
-            put = self._with_handles(conn, pmo_codec, pmo, lambda: self.world.put(
-                conn.qmgr, conn.hconn, hobj, model_md, model_pmo, bytes(data)))
             try:
-                result = put()
+                if pmo_codec.names_handles(pmo):
+                    result = self._with_handles(conn, pmo_codec, pmo, lambda: self.world.put(
+                        conn.qmgr, conn.hconn, hobj, model_md, model_pmo, bytes(data)))()
+                else:
+                    result = self.world.put(conn.qmgr, conn.hconn, hobj, model_md, model_pmo, bytes(data))
             except NotModelled as exc:
                 result = refuse(str(exc))
             self._serve(conn.qmgr)
-            return self._put_reply(md, pmo, result)
+            return (md_codec.repack(md) if result.md is None else md_codec.encode(md, result.md),
+                    pmo_codec.repack(pmo) if result.pmo is None else pmo_codec.encode(pmo, result.pmo),
+                    result.comp_code, result.reason)
 
     def MQPUT1(self, hconn: int, od_raw: bytes, md_raw: bytes, pmo_raw: bytes,
                data: bytes, strings: dict[str, str] | None = None) -> tuple[bytes, bytes, int, int]:
@@ -809,9 +820,9 @@ class Emulator:
 
     def _with_handles(self, conn: _Conn, pmo_codec: Codec, pmo: tuple, put):
         """The put, given the properties of the MQPMO's message handles when it names any (handles.py)."""
-        original, new = pmo_codec.value(pmo, "OriginalMsgHandle"), pmo_codec.value(pmo, "NewMsgHandle")
-        if not original and not new:
+        if not pmo_codec.names_handles(pmo):
             return put
+        original, new = pmo_codec.value(pmo, "OriginalMsgHandle"), pmo_codec.value(pmo, "NewMsgHandle")
         qm = self.world.qmgr(conn.qmgr)
         return lambda: properties.put_with_properties(
             qm, conn.hconn, handles.model_hmsg(self, conn.qmgr, original), handles.model_hmsg(self, conn.qmgr, new),
@@ -833,7 +844,7 @@ class Emulator:
             if model_conn is not None:
                 # MQPMO_DEFAULT_CONTEXT (or no context option): the model sets the identity and origin context
                 # from the connection's environment, this process's user and program (reference/context.py)
-                model_conn.user, model_conn.appl_name = conn.user[:12], conn.appl[:28]
+                model_conn.user, model_conn.appl_name = conn.user, conn.appl
 
     @staticmethod
     def _put_reply(md: tuple, pmo: tuple, result: Result) -> tuple[bytes, bytes, int, int]:
