@@ -356,8 +356,9 @@ class Codec:
             index[name] = position
             position += count or 1
         self.index = index
-        reads, writes = [], []
-        space: dict[str, Any] = {"text": _Converted(_read_text), "format": _Converted(_read_format)}
+        reads, writes = [], [f"v[{at}]" for at in range(position)]
+        space: dict[str, Any] = {"text": _Converted(_read_text), "format": _Converted(_read_format),
+                                 "pack": shape.struct.pack}
         for name, tag, length in _plan(kinds, shape):
             at = index[name]
             if tag == "id":
@@ -371,19 +372,22 @@ class Codec:
             else:
                 read, write = f"v[{at}]", f"m.{name}"
             reads.append(f"{name!r}: {read}")
-            writes.append(f"    v[{at}] = {write}")
+            writes[at] = write
+        # MQGET's descriptor: the fields the model does not keep, as a default application type and blanks
+        blanks = list(writes)
+        for name, value in (("PutApplType", MQAT_DEFAULT), ("ApplIdentityData", b" " * 32),
+                            ("ApplOriginData", b" " * 4)) if cls_name == "MD" else ():
+            if name in index:
+                blanks[index[name]] = repr(value)
         source = (f"def read(v):\n    return {{{', '.join(reads)}}}\n"
-                  "def write(v, m):\n" + "\n".join(writes) + "\n    return v\n")
+                  f"def write(v, m):\n    return pack({', '.join(writes)})\n"
+                  f"def write_blanks(v, m):\n    return pack({', '.join(blanks)})\n")
         exec(compile(source, f"<codec {cls_name}>", "exec"), space)  # noqa: S102 - our own generated code
-        self._read, self._write = space["read"], space["write"]
+        self._read, self._write, self._write_blanks = space["read"], space["write"], space["write_blanks"]
         self._unpack, self._pack = shape.struct.unpack, shape.struct.pack
         self._of = model_cls.of
         self._seen: dict[bytes, tuple[tuple, dict[str, Any]]] = {}  # raw -> (values, the model's fields)
         self._handles = (index.get("OriginalMsgHandle"), index.get("NewMsgHandle"))  # both or neither (MQPMO v3)
-        # MQGET's descriptor: the fields the model does not keep, as a default application type and blanks
-        self.blanks = tuple((index[name], value) for name, value in (
-            ("PutApplType", MQAT_DEFAULT), ("ApplIdentityData", b" " * 32), ("ApplOriginData", b" " * 4))
-            if name in index) if cls_name == "MD" else ()
 
     def decode(self, raw: Any) -> tuple[tuple, Any]:
         """(the layout's values, the model's structure) of the bytes IBM's layer packed; a wrong size is refused
@@ -406,12 +410,11 @@ class Codec:
         self._seen[raw] = (values, fields.copy())
         return values, self._of(fields)
 
-    def encode(self, values: tuple, model: Any, *fixed: tuple[int, Any]) -> bytes:
-        """The structure packed again with the model's fields in place (``fixed``: (index, value) set after)."""
-        changed = self._write(list(values), model)
-        for at, value in fixed:
-            changed[at] = value
-        return self._pack(*changed)
+    def encode(self, values: tuple, model: Any, blanks: bool = False) -> bytes:
+        """The structure packed again with the model's fields in place. ``blanks``: an MQGET's MQMD, whose
+        PutApplType, ApplIdentityData and ApplOriginData (which the model does not keep) come back as
+        MQAT_DEFAULT and blanks."""
+        return self._write_blanks(values, model) if blanks else self._write(values, model)
 
     def repack(self, values: tuple) -> bytes:
         """The structure as it came (packed again from its values)."""
@@ -645,7 +648,12 @@ class Emulator:
             if result.failed:
                 return MQHC_UNUSABLE_HCONN, result.comp_code, result.reason
             hconn = next(_HCONNS)
-            self._conns[hconn] = _Conn(qmgr, result.hconn, user=user[:12], appl=appl[:28])
+            conn = self._conns[hconn] = _Conn(qmgr, result.hconn, user=user[:12], appl=appl[:28])
+            if self.context:
+                # MQPMO_DEFAULT_CONTEXT (or no context option): the model sets the identity and origin context
+                # from the connection's environment, this process's user and program (reference/context.py)
+                model_conn = self.world.qmgr(qmgr).connections[result.hconn]
+                model_conn.user, model_conn.appl_name = conn.user, conn.appl
             return hconn, result.comp_code, result.reason
 
     def connections(self, qmgr: str) -> dict[int, _Conn]:
@@ -773,7 +781,6 @@ class Emulator:
                 return md_codec.repack(md), pmo_codec.repack(pmo), MQCC_FAILED, MQRC_HCONN_ERROR
             if hobj in conn.special:
                 return md_codec.repack(md), pmo_codec.repack(pmo), MQCC_FAILED, MQRC_NOT_OPEN_FOR_OUTPUT
-            self._identify(conn)
             try:
                 if pmo_codec.names_handles(pmo):
                     result = self._with_handles(conn, pmo_codec, pmo, lambda: self.world.put(
@@ -802,7 +809,6 @@ class Emulator:
             if od.ObjectType == MQOT_TOPIC:  # adapters/ibmmq_emulator/pubsub.py
                 from .pubsub import topic_od
 
-                self._identify(conn)
                 model = topic_od(od, strings or {})
                 result = self._model(lambda: self.world.put1(conn.qmgr, conn.hconn, model, model_md, model_pmo,
                                                              bytes(data)))
@@ -810,7 +816,6 @@ class Emulator:
             if od.ObjectType != MQOT_Q:
                 refused = refuse(f"MQPUT1 to object type {od.ObjectType} ({object_type_name(od.ObjectType)})")
                 return md_codec.repack(md), pmo_codec.repack(pmo), refused.comp_code, refused.reason
-            self._identify(conn)
             model_od = MQOD(ObjectName=name, ObjectQMgrName=_text(od.ObjectQMgrName),
                             DynamicQName=_text(od.DynamicQName))
             result = self._model(self._with_handles(conn, pmo_codec, pmo, lambda: self.world.put1(
@@ -837,15 +842,6 @@ class Emulator:
         return properties.get_with_properties(qm, conn.hconn, hobj, md, gmo, max_length,
                                               handles.model_hmsg(self, conn.qmgr, hmsg))
 
-    def _identify(self, conn: _Conn) -> None:
-        """The identity a put with default context carries: the connection's."""
-        if self.context:
-            model_conn = self.world.qmgr(conn.qmgr).connections.get(conn.hconn)
-            if model_conn is not None:
-                # MQPMO_DEFAULT_CONTEXT (or no context option): the model sets the identity and origin context
-                # from the connection's environment, this process's user and program (reference/context.py)
-                model_conn.user, model_conn.appl_name = conn.user, conn.appl
-
     @staticmethod
     def _put_reply(md: tuple, pmo: tuple, result: Result) -> tuple[bytes, bytes, int, int]:
         md_codec, pmo_codec = _CODECS["MD"], _CODECS["PMO"]
@@ -870,7 +866,7 @@ class Emulator:
                         V["MQRC_BUFFER_LENGTH_ERROR"])
             result = self._get(conn, hobj, model_md, model_gmo, gmo_codec.value(gmo, "MsgHandle"), max_length)
             # the descriptor fields the model does not keep come back as a default application type and blanks
-            md_out = md_codec.repack(md) if result.md is None else md_codec.encode(md, result.md, *md_codec.blanks)
+            md_out = md_codec.repack(md) if result.md is None else md_codec.encode(md, result.md, blanks=True)
             gmo_out = gmo_codec.repack(gmo) if result.gmo is None else gmo_codec.encode(gmo, result.gmo)
             data = (result.data or b"")[:max_length]
             length = result.data_length if result.data_length is not None else 0
