@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -162,7 +163,8 @@ def run_scenarios(paths: Sequence[Path], adapter_name: str, expectations: Path |
 
 
 
-def run_tests(adapter_name: str, folder: OutputFolder, profile: str, expectations: Path | None) -> tuple[int, int]:
+def run_tests(adapter_name: str, folder: OutputFolder, profile: str, expectations: Path | None,
+              seed: int | None = None) -> tuple[int, int]:
     """Run the certification tests (tables, properties, state machines: conformance/certification/) on
     ``adapter_name`` in a pytest subprocess, in the current folder, with a progress line fed by ``tests.jsonl``
     (written test by test); returns (tests run, tests failed)."""
@@ -175,6 +177,8 @@ def run_tests(adapter_name: str, folder: OutputFolder, profile: str, expectation
                f"--alluredir={output.resolve() / 'allure-results'}", "-p", "mq_conformance.conformance.testlog"]
     if expectations:
         command += ["--expectations", str(expectations.resolve())]
+    if seed is not None:
+        command.append(f"--hypothesis-seed={seed}")
     env = {**os.environ, "MQCONF_TESTLOG": str(log.resolve()), "MQCONF_REPORTS": str(output.resolve())}
     progress, seen, done = None, 0, 0
     folder.write_text("", "pytest.log")
@@ -293,12 +297,14 @@ def run_campaigns(adapter_name: str, campaigns: Sequence[Path] | None) -> list[d
 def run_conformance(adapter_name: str, output: Path, profile: str = "quick", expectations: Path | None = None,
                     scenario_paths: Sequence[Path] | None = None, allure: bool = False,
                     campaigns: Sequence[Path] | None = None, strict: bool = False, command: str | None = None,
-                    replace: bool = False) -> int:
+                    replace: bool = False, seed: int | None = None) -> int:
     """A conformance run: every scenario, then (for a whole-suite run) the table tests and state machines, written
     as they finish; then the reports. ``scenario_paths`` runs only those scenarios, and no tests. ``campaigns``
     are campaign folders (or their summary.json) whose results the report includes; ``None`` includes the
     latest campaign of this adapter under reports/campaigns/, ``[]`` none. ``strict``: a difference where the
-    model decided (the documents are silent) fails the run too. ``output`` is claimed as a run folder
+    model decided (the documents are silent) fails the run too. ``seed`` seeds the random search (Hypothesis'
+    ``--hypothesis-seed``) and is recorded in the report; ``None`` leaves it to Hypothesis. ``output`` is claimed
+    as a run folder
     (outfolder.py): new, empty or the suite's own, not in use by another run, and holding no earlier run unless
     ``replace`` (which removes that run's every artefact first).
 
@@ -315,17 +321,17 @@ def run_conformance(adapter_name: str, output: Path, profile: str = "quick", exp
     included = run_campaigns(adapter_name, campaigns)  # before the adapter starts: a bad path costs nothing
     with OutputFolder.claim(output, "run", replace=replace) as folder:
         return _run_in(folder, adapter_name, scenarios, registry, expected, included, profile, expectations,
-                       scenario_paths, allure, strict, command)
+                       scenario_paths, allure, strict, command, seed)
 
 
 def _run_in(folder: OutputFolder, adapter_name: str, scenarios, registry: Registry, expected: list[dict],
             included: list[dict], profile: str, expectations: Path | None, scenario_paths, allure: bool,
-            strict: bool, command: str | None) -> int:
+            strict: bool, command: str | None, seed: int | None = None) -> int:
     """:func:`run_conformance` in its claimed folder."""
     output = folder.path
     adapter = load(adapter_name)
     writer = RunWriter(folder, adapter, profile, expected, included, planned=[s.id for s in scenarios], strict=strict,
-                       spec=adapter_name, command=command)
+                       spec=adapter_name, command=command, seed=seed)
     try:
         try:
             _run_list(scenarios, adapter, writer, registry)
@@ -333,7 +339,7 @@ def _run_in(folder: OutputFolder, adapter_name: str, scenarios, registry: Regist
             adapter.close()
         if scenario_paths is None:
             writer.plan_tests()
-            run_tests(adapter_name, folder, profile, expectations)
+            run_tests(adapter_name, folder, profile, expectations, seed)
     except KeyboardInterrupt:
         write_reports(folder, registry)
         print(f"interrupted; the report of what finished: {output / 'conformance.html'}")
@@ -437,6 +443,17 @@ def lint(paths: Sequence[Path] = ()) -> int:
     return EXIT_FAILURES if problems else EXIT_OK
 
 
+def _seed(text: str) -> int:
+    """A ``--seed``: what Hypothesis takes as ``--hypothesis-seed``, bounded so the report can print it."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+    if not 0 <= value < 2 ** 64:
+        raise argparse.ArgumentTypeError("a seed is from 0 to 2**64-1")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mqconf", description="IBM MQ conformance suite and reference model.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -456,6 +473,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--profile", choices=("quick", "thorough"), default="quick",
                      help="how hard the state machines and property tests search (default quick)")
     run.add_argument("--output", type=Path, help="report folder (default reports/<run-id>)")
+    run.add_argument("--seed", type=_seed, default=None,
+                     help="the random search's seed (state machines, property tests); default: one drawn for the "
+                          "run and recorded in its report, so that a run can be repeated with the same sequences")
     run.add_argument("--expectations", type=Path, help="YAML file of this implementation's expected failures")
     run.add_argument("--allure", action="store_true", help="also make a single-file Allure HTML report")
     run.add_argument("--replace", action="store_true",
@@ -601,7 +621,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return EXIT_OK
         if args.command == "run":
             adapters = args.adapter or ["reference"]
+            # drawn here, not by Hypothesis in the test process, so that the report can say how to repeat it
+            seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 32)
             options = dict(profile=args.profile, expectations=args.expectations, scenario_paths=args.scenarios,
+                           seed=seed,
                            allure=args.allure, campaigns=[] if args.no_campaign else args.campaigns,
                            strict=args.strict, command=command_line(args.argv), replace=args.replace)
             if len(adapters) > 1:

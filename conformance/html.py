@@ -215,7 +215,8 @@ def render_report(report: dict[str, Any]) -> str:
                               if k not in ("name", "version"))
                     + (f"; protocol {adapter['protocol']}" if adapter.get("protocol") is not None else "")),
         ("capabilities claimed", ", ".join(adapter["capabilities"]) or "none"),
-        ("profile", report["profile"] + (", strict" if report.get("strict") else "")),
+        ("profile", report["profile"] + (f", seed {report['seed']}" if report.get("seed") is not None else "")
+         + (", strict" if report.get("strict") else "")),
         ("suite", f"{suite['version']}, commit {suite['commit']}, fixtures {suite['fixtures_hash']}"),
         ("command", report.get("command") or "not recorded"),
         ("started / finished", f"{report['started']} / {report['finished'] or 'did not finish'}"),

@@ -192,7 +192,7 @@ class RunWriter:
     def __init__(self, directory: Path | OutputFolder, adapter: Any, profile: str = "quick",
                  expectations: list[dict] | None = None, campaigns: list[dict] | None = None,
                  planned: list[str] | None = None, strict: bool = False, spec: str | None = None,
-                 command: str | None = None):
+                 command: str | None = None, seed: int | None = None):
         # every file goes through the confined folder (outfolder.py): a Path is a folder already chosen
         self.folder = directory if isinstance(directory, OutputFolder) else OutputFolder.open(directory)
         self.directory = self.folder.path
@@ -216,6 +216,8 @@ class RunWriter:
                 "spec": spec if spec is not None else str(getattr(adapter, "name", "?")),
             },
             "profile": profile,
+            # the random search's seed (``mqconf run --seed``): the same seed repeats the same generated sequences
+            "seed": seed,
             "command": command,
             "strict": bool(strict),
             "started": _now(),
@@ -868,6 +870,7 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
         "suite": meta["suite"],
         "adapter": meta["adapter"],
         "profile": meta.get("profile", "quick"),
+        "seed": meta.get("seed"),
         "command": meta.get("command"),
         "strict": strict,
         "started": meta["started"],
@@ -1157,6 +1160,7 @@ def render_summary(report: dict[str, Any]) -> str:
         "",
         f"Suite {report['suite']['version']} (commit {report['suite']['commit'][:12]}, fixtures "
         f"{report['suite']['fixtures_hash']}), profile {report['profile']}"
+        + (f", seed {report['seed']}" if report.get("seed") is not None else "")
         + (", strict" if report.get("strict") else "") + f", started {report['started']}"
         + ("." if report["complete"] else " - INCOMPLETE: this report holds only what finished."),
         "",

@@ -200,6 +200,13 @@ def test_unknown_adapter_is_one_line_and_exit_2(scenarios):
     assert "Traceback" not in done.stdout
 
 
+@pytest.mark.parametrize("seed", ["x", "-1", str(2 ** 64)])
+def test_a_seed_that_is_not_one_is_one_line_and_exit_2(seed, tmp_path):
+    done = _mqconf("run", "--seed", seed, "--output", str(tmp_path / "run"))
+    assert done.returncode == 2 and "--seed" in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert not (tmp_path / "run").exists()
+
+
 @pytest.mark.parametrize(("name", "fragment"), [
     ("os:no_such_factory", "cannot load adapter 'os:no_such_factory'"),
     ("no_such_module_xyz:factory", "cannot load adapter 'no_such_module_xyz:factory'"),

@@ -48,6 +48,9 @@ def test_the_model_served_over_json_lines_certifies_clean_with_no_divergence(tmp
     report = _report(tmp_path / "run")
     summary = report["summary"]
     assert report["complete"] and report["verdict"]["status"] == "passed", report["verdict"]
+    # no --seed: the run drew one and says which, so that its random search can be repeated
+    summary_md = (tmp_path / "run" / "summary.md").read_text()
+    assert isinstance(report["seed"], int) and f"seed {report['seed']}," in summary_md
     assert summary["scenarios"] > 300 and summary["passed"] == summary["scenarios"], summary
     tests = summary["tests"]
     assert tests["total"] > 100 and tests["passed"] == tests["total"], tests
@@ -60,18 +63,22 @@ def test_the_model_served_over_json_lines_certifies_clean_with_no_divergence(tmp
     assert included["sequences"] == 60 and included["divergent_sequences"] == 0 and included["signatures"] == []
 
 
-# Put in logical order returns no GroupId where Table 1 row 5 starts a group: nearly every groups-machine example
-# meets it (found at once, whatever Hypothesis's seed).
+# Put in logical order returns no GroupId where Table 1 row 5 starts a group: the groups machine meets it at once
+# under nearly every seed, but not every one (seed 1 of the pinned Hypothesis misses it; 30 of seeds 2-33 find
+# it), so the run is given a seed: this test pins what a run does with a divergence, and a random search that
+# missed would fail it by chance. tests/test_machines_catch_mutants.py pins the machine's power, derandomized.
 MUTANT = "mutant:table:put.logical-order.table1.row5:GroupId=MQGI_NONE"
+SEED = "2"
 
 
 @pytest.mark.self_check
 def test_a_served_implementation_that_diverges_keeps_its_minimal_scenario_in_the_run_folder(tmp_path, capsys):
     served = _served("--adapter", MUTANT)
     run = tmp_path / "run"
-    assert cli.main(["run", "--no-campaign", "--adapter", served, "--output", str(run)]) == 1
+    assert cli.main(["run", "--no-campaign", "--adapter", served, "--output", str(run), "--seed", SEED]) == 1
     out = capsys.readouterr().out
     report = _report(run)
+    assert report["seed"] == int(SEED) and f"profile quick, seed {SEED}," in (run / "summary.md").read_text()
     failure = next(f for f in report["failures"] if "[groups]" in f["id"])
     # the groups machine meets it; others whose puts reach the row (the cluster area's grouped puts) may too
     divergence = next(d for d in report["divergences"] if d["file"] == "divergence-groupsmachine.yaml")
