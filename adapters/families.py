@@ -17,7 +17,7 @@ equivalent in adapters/mutants.py EQUIVALENT, with the argument.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -204,6 +204,58 @@ def hint(name: str) -> tuple[str, str]:
     return LIMITS[limit][2] if LIMITS[limit][1] == "queue" else limit, "limit"
 
 
+def given_options(call: Call, family: str) -> int | None:
+    """The options of ``family`` that ``call`` gives, or None when its verb does not take them or it gives none
+    the model could read (an option-ignored mutant of that family changes such a call only)."""
+    calls, where = OPTION_CALLS[family]
+    if call.op not in calls:
+        return None
+    holder = (call.args.get(where) or {}) if where else call.args
+    if not isinstance(holder, Mapping) or "Options" not in holder:
+        return None
+    try:
+        return decode_options(holder["Options"], family, "Options")
+    except CallError:
+        return None
+
+
+def ignorable_options(call: Call) -> set[str]:
+    """Every single-bit option that ``call`` gives to a verb taking it: the option-ignored mutants that can answer
+    this call differently from the model (conformance/reads.py records them)."""
+    found = set()
+    for family in OPTION_CALLS:
+        given = given_options(call, family)
+        if given:
+            found.update(name for name, bit in FLAGS[family].items() if given & bit)
+    return found
+
+
+NOT_RETURNED = object()
+
+
+def caller_value(call: Call, outcome: Outcome, key: str, field: str) -> Any:
+    """What the caller passed in field ``field`` of structure ``key`` when ``outcome`` returns that field, else
+    :data:`NOT_RETURNED` (what an output-unset mutant returns instead of the model's value)."""
+    returned = getattr(outcome, key, None)
+    if not isinstance(returned, dict) or field not in returned:
+        return NOT_RETURNED
+    try:
+        return encode_structure(key, decode_structure(key, call.args.get(key), key))[field]
+    except CallError:
+        return NOT_RETURNED
+
+
+def unset_outputs(call: Call, outcome: Outcome) -> set[str]:
+    """``KEY.Field`` for each output field ``outcome`` returns with a value other than the caller's: the
+    output-unset mutants that answer this call differently from the model."""
+    found = set()
+    for key, field in output_fields():
+        given = caller_value(call, outcome, key, field)
+        if given is not NOT_RETURNED and given != getattr(outcome, key)[field]:
+            found.add(f"{key}.{field}")
+    return found
+
+
 class OptionIgnored(ReferenceAdapter):
     """The model, except that one option is ignored by the calls that take it (the echoed options are the
     caller's)."""
@@ -217,19 +269,12 @@ class OptionIgnored(ReferenceAdapter):
         self.name = f"{PREFIX}{OPTION_IGNORED}:{option}"
 
     def execute(self, call: Call) -> Outcome:
-        calls, where = OPTION_CALLS[self.family]
-        if call.op not in calls:
+        given = given_options(call, self.family)
+        if given is None or not given & self.bit:
             return super().execute(call)
+        _calls, where = OPTION_CALLS[self.family]
         args = dict(call.args)
-        holder = dict(args.get(where) or {}) if where else args
-        if not isinstance(holder, dict) or "Options" not in holder:
-            return super().execute(call)
-        try:
-            given = decode_options(holder["Options"], self.family, "Options")
-        except CallError:
-            return super().execute(call)
-        if not given & self.bit:
-            return super().execute(call)
+        holder = dict(args[where]) if where else args
         holder["Options"] = given & ~self.bit
         if where:
             args[where] = holder
@@ -252,14 +297,9 @@ class OutputUnset(ReferenceAdapter):
 
     def execute(self, call: Call) -> Outcome:
         result = super().execute(call)
-        returned = getattr(result, self.key, None)
-        if not isinstance(returned, dict) or self.field not in returned:
-            return result
-        try:
-            given = encode_structure(self.key, decode_structure(self.key, call.args.get(self.key), self.key))
-        except CallError:
-            return result
-        returned[self.field] = given[self.field]
+        given = caller_value(call, result, self.key, self.field)
+        if given is not NOT_RETURNED:
+            getattr(result, self.key)[self.field] = given
         return result
 
 

@@ -523,6 +523,8 @@ def build_parser() -> argparse.ArgumentParser:
     strength.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     strength.add_argument("--only", help="only the mutants whose name contains this text")
     strength.add_argument("--no-tests", action="store_true", help="scenarios only: no table tests or state machines")
+    strength.add_argument("--every-check", action="store_true",
+                          help="every table mutant meets every check, not only those that read its cell (slower)")
 
     emulator = commands.add_parser("emulator", help="run one emulated IBM MQ queue manager (the model) that "
                                                     "ibmmq applications in other processes reach (docs/emulator.md)")
@@ -674,7 +676,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
             from .strength import run_strength
 
             output = args.output or Path("reports") / "strength" / new_run_id("strength", Path("reports") / "strength")
-            return run_strength(output, args.profile, max(args.jobs, 1), args.only, not args.no_tests)[0]
+            return run_strength(output, args.profile, max(args.jobs, 1), args.only, not args.no_tests,
+                                selected=not args.every_check)[0]
         if args.command == "lint":
             return lint(args.paths)
     except ScenarioErrors as exc:  # every bad scenario file, one line each

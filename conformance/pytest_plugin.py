@@ -55,6 +55,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--expectations", default=None, help="YAML file of this implementation's expected failures")
     group.addoption("--mq-profile", default="quick", choices=("quick", "thorough"),
                     help="Hypothesis profile for state machines and fuzzers")
+    group.addoption("--mq-record-reads", default=None, type=Path,
+                    help="write the table cells each test reads to this JSON file (mqconf strength's selection)")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -90,6 +92,11 @@ def pytest_configure(config: pytest.Config) -> None:
     path = config.getoption("--expectations")
     roots = [config.rootpath, *(Path(arg.split("::")[0]) for arg in config.args)]
     config._mq_expected = load_expectations(Path(path), roots) if path else []  # type: ignore[attr-defined]
+    record = config.getoption("--mq-record-reads")
+    if record is not None:
+        from .reads import PytestRecorder
+
+        config.pluginmanager.register(PytestRecorder(record), "mq-record-reads")
 
 
 class CertificationModule(pytest.Module):

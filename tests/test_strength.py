@@ -3,6 +3,7 @@ mutant loads and is killed or explained is what ``mqconf strength`` measures, no
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -159,3 +160,107 @@ def test_a_mutant_answers_a_handle_to_a_deleted_dynamic_queue_as_the_model_does(
         outcomes = [adapter.execute(Call(op, args)) for op, args in calls]
         assert [o.error for o in outcomes] == [None] * 5, [o.error for o in outcomes]
         assert outcomes[-1].Reason == "MQRC_Q_DELETED", adapter.name
+
+
+# -- each table mutant meets only the checks that read its cell (conformance/reads.py) ----------------------------
+
+def test_the_recording_tables_log_every_way_a_cell_is_read_and_decide_as_the_model():
+    from mq_conformance.conformance import reads
+    from mq_conformance.reference.tables import default_spec
+
+    log = reads.Log()
+    spec = reads.recording_spec(log)
+    row = spec["close.delete"].row("close.delete.predefined")
+    assert "delete" in row.then and list(row.then) == list(default_spec()["close.delete"].row(row.id).then)
+    assert log.take() == set()  # keys are not values: every mutant keeps them
+    for read in (lambda t: t["Reason"], lambda t: t.get("Reason"), lambda t: dict(t.items())["Reason"],
+                 lambda t: {**t}["Reason"], lambda t: t == {}):
+        read(row.then)
+        assert "close.delete.predefined:Reason" in log.take()
+    rule = spec["open.options"].rows[0]
+    assert log.take() == set() and rule.at_most_one is not None and log.take() == {f"{rule.id}:*"}
+    assert [s.id for s in SCENARIOS if run_scenario(s, ReferenceAdapter(spec=spec)).status != "passed"] == []
+
+
+def test_the_cell_of_a_table_mutant_is_the_one_it_changes():
+    from mq_conformance.conformance.reads import mutant_cell
+
+    assert mutant_cell("table:close.delete.predefined:delete=deleted") == "close.delete.predefined:delete"
+    assert mutant_cell("table:set.selectors.inhibit-get:values=MQTC_OFF MQTC_ON") == "set.selectors.inhibit-get:values"
+    assert mutant_cell("rule-removed:open.options.one-input") == "open.options.one-input:*"
+    assert mutant_cell("option-ignored:MQPMO_SYNCPOINT") == "option:MQPMO_SYNCPOINT"
+    assert mutant_cell("output-unset:MD.MsgId") == "output:MD.MsgId"
+    assert mutant_cell("mqback-keeps-group-position") is None and mutant_cell("limit:MaxQDepth:+1") is None
+
+
+def test_a_call_is_logged_with_the_options_it_gives_and_the_outputs_it_changes():
+    from mq_conformance.conformance import reads
+    from mq_conformance.reference.calls import Call
+
+    log = reads.Log()
+    adapter = reads.recording_adapter(log, reads.recording_spec(log))
+    adapter.execute(Call("define_queue", {"name": "Q1"}))
+    adapter.execute(Call("open", {"handle": "h", "queue": "Q1", "Options": ["MQOO_OUTPUT"]}))
+    log.take()
+    adapter.execute(Call("put", {"handle": "h", "PMO": {"Options": ["MQPMO_NO_SYNCPOINT"]},
+                                 "MD": {"Priority": 3}, "data": "x"}))
+    cells = log.take()
+    assert {"option:MQPMO_NO_SYNCPOINT", "output:MD.MsgId", "output:PMO.ResolvedQName"} <= cells
+    assert "output:MD.Priority" not in cells  # returned as given: an output-unset mutant answers alike
+    assert not any(c.startswith("option:MQGMO_") for c in cells)
+
+
+@functools.cache
+def _scenario_readers() -> dict[str, list[str]]:
+    from mq_conformance.conformance import reads
+
+    return reads.invert(reads.scenario_reads(SCENARIOS))
+
+
+@pytest.mark.parametrize("table", ["close.delete", "set.selectors", "put.close-outcome.table2", "properties.get",
+                                   "selection.headers.jmspriority", "rule-removed:get.options",
+                                   "option-ignored:MQPMO_", "option-ignored:MQSO_", "output-unset:"])
+def test_a_mutant_gets_the_same_verdict_from_the_scenarios_that_can_see_it_as_from_all(table):
+    """The selection changes no verdict: each mutant of these tables and families is killed by the same scenario,
+    or survives, whether it meets every scenario or only those that read its cell (give its option, are returned
+    its field changed)."""
+    from mq_conformance.conformance import reads
+    from mq_conformance.conformance.strength import by_scenarios
+
+    readers = _scenario_readers()
+    mutants = [m for m in all_mutants() if m.kind != SEMANTIC and table in m.name]
+    assert mutants
+    for mutant in mutants:
+        only = set(readers.get(reads.mutant_cell(mutant.name[len(PREFIX):]), ()))
+        assert by_scenarios(mutant, SCENARIOS, only) == by_scenarios(mutant, SCENARIOS), mutant.name
+
+
+def test_the_certification_tests_record_the_cells_they_read(tmp_path):
+    import subprocess
+
+    from mq_conformance.conformance import reads
+    from mq_conformance.conformance.strength import tests_command
+
+    path = tmp_path / "reads.json"
+    command = tests_command("reference", "quick", ["certification/test_cluster_workload_table.py"])
+    done = subprocess.run([*command, "--mq-record-reads", str(path)], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:]
+    recorded = reads.load(path)
+    cells = set().union(*recorded.values())
+    assert recorded and all(node.startswith("certification/test_cluster_workload_table.py::") for node in recorded)
+    assert any(c.startswith("cluster.workload.") for c in cells)
+    assert not any(c.startswith(("properties.", "close.delete.")) for c in cells)
+
+
+def test_a_table_mutant_whose_cell_no_check_reads_says_so():
+    from mq_conformance.conformance.strength import Selection
+
+    name = "mutant:table:close.delete.predefined:delete=deleted"
+    verdict = judge(Mutant(name, TABLE, "close.delete.predefined", "close"), SCENARIOS, "quick", tests=True,
+                    selection=Selection(scenarios={}, tests={}))
+    assert not verdict.killed and verdict.scenarios == 0 and verdict.tests == 0
+    assert verdict.reason.startswith("equivalent: ")  # its note stands; without one it would read:
+    name = "mutant:table:close.delete.purge:delete=kept"
+    verdict = judge(Mutant(name, TABLE, "close.delete.purge", "close"), SCENARIOS, "quick", tests=True,
+                    selection=Selection(scenarios={}, tests={}))
+    assert verdict.reason == "gap: no scenario or certification test reads close.delete.purge:delete against the model"
