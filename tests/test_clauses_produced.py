@@ -140,3 +140,20 @@ def test_listed_test_gaps_are_cited_and_still_silent():
             stale.append(f"{clause} in {test}: named now, delete the gap")
         assert reason
     assert stale == []
+
+
+CEILING = Path(__file__).parent / "clause-production-gaps-ceiling.txt"
+
+
+def test_the_ledger_of_gaps_only_shrinks():
+    ceiling = {tuple(line.split()) for line in CEILING.read_text(encoding="utf-8").splitlines()
+               if line.strip() and not line.startswith("#")}
+    added = sorted(f"{clause} in {scenario}" for clause, scenario in GAPS if (clause, scenario) not in ceiling)
+    assert added == [], ("fixtures/clause-production.yaml may only lose gaps (tests/clause-production-gaps-ceiling.txt "
+                         f"lists the most it may hold); make the model name these clauses instead: {added}")
+
+
+def test_a_listed_gap_is_still_a_gap():
+    # A gap the model has closed (it names the clause there now) leaves the ledger, so the ledger stays true.
+    closed = sorted(f"{clause} in {scenario}" for clause, scenario in GAPS if clause in produced().get(scenario, ()))
+    assert closed == [], f"the model names these clauses now: delete them from the ledger and the ceiling: {closed}"
