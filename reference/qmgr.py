@@ -251,9 +251,13 @@ class QueueManager:
             exclude = selection.excludes
         if handle.topic is not None:
             return failure("MQRC_NOT_OPEN_FOR_INPUT", "topic.get-not-open-for-input")
-        return get_module.get(self, conn, handle, self.queues[handle.queue], md, gmo, buffer_length,
-                              via=alias_module.definition_of(self, handle.alias) if handle.alias else None,
-                              header=header, exclude=exclude)
+        result = get_module.get(self, conn, handle, self.queues[handle.queue], md, gmo, buffer_length,
+                                via=alias_module.definition_of(self, handle.alias) if handle.alias else None,
+                                header=header, exclude=exclude)
+        if selection is not None and exclude == selection.excludes and (
+                not result.failed or result.reason == VALUES["MQRC_NO_MSG_AVAILABLE"]):
+            result.clauses.extend(selection.clauses())  # the selector chose among the messages
+        return result
 
     def commit(self, hconn: int) -> Result:
         """MQCMIT (see reference/syncpoint.py)."""

@@ -355,6 +355,32 @@ class Selection:
     def excludes(self, message: StoredMessage) -> bool:
         return not self.selects(message)
 
+    def clauses(self) -> list[str]:
+        """The clauses an MQGET through this selection applies: the selector's operators and literals, the
+        MQMD fields it names (selection.headers.*), and selection.selects-true-only."""
+        found = [OPERATOR_CLAUSES[kind] for kind in kinds_in(self.expression) if kind in OPERATOR_CLAUSES]
+        table = self.qm.spec["selection.headers"]
+        found += [row.id for row in (table.lookup(name=name) for name in names_in(self.expression)) if row]
+        return [*dict.fromkeys(found), "selection.selects-true-only"]
+
+
+# The clause of each kind of node of a parsed selector (selection.*).
+OPERATOR_CLAUSES = {"lit": "selection.literals", "cmp": "selection.comparison", "arith": "selection.arithmetic",
+                    "neg": "selection.arithmetic", "pos": "selection.arithmetic", "between": "selection.between",
+                    "in": "selection.in", "like": "selection.like", "null": "selection.is-null",
+                    "and": "selection.logic", "or": "selection.logic", "not": "selection.logic"}
+
+
+def kinds_in(node: tuple) -> list[str]:
+    """The kinds of the nodes of a parsed selector, outermost first (IN's list and LIKE's pattern are literals)."""
+    kind = node[0]
+    if kind in ("lit", "name"):
+        return [kind]
+    if kind in ("in", "like"):
+        return [kind, "lit", *kinds_in(node[1])]
+    parts = node[2:] if kind in ("cmp", "arith") else node[1:]
+    return [kind, *(k for part in parts for k in kinds_in(part))]
+
 
 def open_with_selection(qm: QueueManager, text: str, do_open: Callable[[], Result]) -> Result:
     """An MQOPEN (``do_open``) with a SelectionString: a string that is no selector fails the open with
