@@ -920,3 +920,20 @@ def load_mutant(name: str) -> ReferenceAdapter:
                        "table mutants: mutant:table:<row id>:<Field>=<value>, mutant:rule-removed:<rule id>, "
                        "mutant:row-moved:<row id>:<position>; families: mutant:option-ignored:<option>, "
                        "mutant:output-unset:<MD|PMO|GMO>.<field>, mutant:limit:<limit>:<+1|-1>")
+
+
+# Selector header names (fixtures/tables/selector-headers.yaml): `as: text` removes trailing blanks from a character
+# value (reference/selection.py header_value strips a str only), so for a row whose MQMD field is a number the
+# mutant reading it as text reads the same number. Which fields are numbers is the MQMD's own declaration.
+def _numeric_md_field(name: str) -> bool:
+    from mq_conformance.reference.structures import MQMD
+
+    return MQMD.__dataclass_fields__[name].type in (int, "int")
+
+
+for _row in default_spec()["selection.headers"].rows:
+    if _row.then.get("as") == "value" and _numeric_md_field(_row.then["field"]):
+        EQUIVALENT[f"table:{_row.id}:as=text"] = (
+            f"MQMD {_row.then['field']} is a number (an MQLONG), and 'text' only removes trailing blanks from a "
+            "character value (reference/selection.py header_value strips a str alone): reading the number as text "
+            "reads the same number, so every selector compares alike")
