@@ -480,6 +480,8 @@ def finish_get(qm: QueueManager, plan: GetPlan, message: StoredMessage, result: 
         plan.handle.properties = {p.name: p for p in properties}
         plan.handle.cursor = None
         result.clauses.append("properties.get.handle-replaced")
+    if header:
+        result.clauses += ["properties.rfh2.layout", "properties.rfh2.folders"]  # the header written (rfh2())
     if header and result.md is not None:
         result.md.Format, result.md.Encoding, result.md.CodedCharSetId = RFH2_FORMAT, MQENC_NATIVE, NAME_VALUE_CCSID
         result.clauses.append("properties.rfh2.md-format")
