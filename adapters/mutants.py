@@ -50,7 +50,7 @@ def table_mutant_names(spec: Spec | None = None) -> Iterator[str]:
         for row in table.rows:
             for field, current in row.then.items():
                 for value in _legal_values(table, field):
-                    if value != current:
+                    if value != str(current):  # the legal values are text; 127 and "127" are the same cell
                         yield f"{PREFIX}table:{row.id}:{field}={value}"
 
 
@@ -937,3 +937,32 @@ for _row in default_spec()["selection.headers"].rows:
             f"MQMD {_row.then['field']} is a number (an MQLONG), and 'text' only removes trailing blanks from a "
             "character value (reference/selection.py header_value strips a str alone): reading the number as text "
             "reads the same number, so every selector compares alike")
+
+
+# Message properties (fixtures/tables/property-types.yaml, property-control.yaml, property-conversions.yaml).
+for _dt in sorted({str(r.then["dt"]) for r in default_spec()["properties.types"].rows} - {"null"}):
+    EQUIVALENT[f"table:properties.types.null:dt={_dt}"] = (
+        "a null property is written as an element with xsi:nil=\"true\" and no data type (\"Mapping property data "
+        "types to MQRFH2 data types\"; reference/properties.py _element returns before it writes a dt), so the null "
+        "row's dt reaches no MQRFH2 and no other outcome")
+for _row, _above in (("properties.get.compatibility-discards", "properties.get.compatibility-handle"),
+                     ("properties.propctl.none", "properties.propctl.handle"),
+                     ("properties.propctl.compatibility-discards", "properties.propctl.handle")):
+    EQUIVALENT[f"table:{_row}:representation=handle"] = (
+        f"{_row} decides only for a get that gives no message handle ({_above} comes first in a first-match table "
+        "and decides whenever one is given); 'handle' fills the handle given, and with none it returns no MQRFH2 "
+        "and fills nothing, exactly as 'none' drops the properties")
+for _value in ("handle", "none", "refused", "rfh2"):
+    EQUIVALENT[f"table:properties.propctl.v6compat:representation={_value}"] = (
+        "not modelled: the model answers PropertyControl MQPROP_V6COMPAT as not modelled (the row's value), so no "
+        "conforming scenario can get from such a queue and nothing the suite runs reads this row; a gap named, not "
+        "a proof")
+EQUIVALENT["table:properties.conversions.float-to-float:how=narrow"] = (
+    "the model's narrow and widen differ only by widen's float() of the value (reference/properties.py convert), and "
+    "a floating-point property's value is a float already; the range check of integer targets and the rounding to "
+    "MQTYPE_FLOAT32 that follow apply alike")
+for _row in ("integer-to-float", "float-to-float"):
+    EQUIVALENT[f"table:properties.conversions.{_row}:how=parse"] = (
+        "the model parses text to a floating-point type with float() (reference/properties.py _parse), which, given "
+        "a number rather than text, returns that number as a float: exactly what widen does, and the float32 rounding "
+        "after applies alike")
