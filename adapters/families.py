@@ -6,7 +6,8 @@ Each family is one kind of plausible single bug, applied systematically to every
   (reference/constants.py FLAGS) ignored by the calls that take it - the call runs as if the option were not given,
   and the options the implementation echoes back are the caller's;
 - ``mutant:output-unset:<structure>.<field>``: every output field of MQMD, MQPMO and MQGMO (reference/calls.py
-  STRUCTURES, less the input-only fields) left as the caller passed it in;
+  STRUCTURES, less the input-only fields), and the outputs of MQSUB, MQSUBRQ and MQINQMP (:data:`OTHER_OUTPUTS`),
+  left as the caller passed it in;
 - ``mutant:limit:<limit>:<+1|-1>``: every numeric limit of :data:`LIMITS` off by one, in both directions.
 
 They rewrite calls and outcomes in the call language, or shift one named limit of the model, so they behave as
@@ -25,6 +26,7 @@ from mq_conformance.reference import put as put_module
 from mq_conformance.reference.calls import STRUCTURES, Call, CallError, Outcome, decode_options, decode_structure, encode_field
 from mq_conformance.reference.calls import encode_structure
 from mq_conformance.reference.constants import FLAGS, family_of
+from mq_conformance.reference.pubsub_calls import decode_sd, encode_sub_correl_id
 from mq_conformance.reference.queue import QueueDefinition
 
 from .base import AdapterError
@@ -56,7 +58,13 @@ INPUT_ONLY: dict[str, frozenset[str]] = {
     "PMO": frozenset({"Version", "Options"}),
     "GMO": frozenset({"Version", "Options", "WaitInterval", "MatchOptions"}),
 }
-STRUCTURE_AREAS = {"MD": "md", "PMO": "put", "GMO": "get"}
+STRUCTURE_AREAS = {"MD": "md", "PMO": "put", "GMO": "get", "SD": "sub", "SRO": "sub", "property": "properties"}
+# Outputs of the publish/subscribe and message-property calls, beside MQMD, MQPMO and MQGMO: MQSUB's SubCorrelId (the
+# queue manager's for a managed subscription), MQSUBRQ's NumPubs, and MQINQMP's Name and Type (the property found,
+# for a pattern or MQTYPE_AS_SET). What the caller passed in for each: the SD's SubCorrelId, nothing for the MQSRO
+# (its initial NumPubs, 0), the Name and the Type asked for.
+OTHER_OUTPUTS: tuple[tuple[str, str], ...] = (("SD", "SubCorrelId"), ("SRO", "NumPubs"), ("property", "Name"),
+                                             ("property", "Type"))
 
 # Every numeric limit of the model: name -> (what it is, how a mutant shifts it). ``module`` limits are constants
 # of reference/put.py; ``queue`` limits are attributes every queue is defined with; ``qmgr`` limits are attributes
@@ -159,11 +167,12 @@ def option_ignored_names() -> Iterator[str]:
 
 
 def output_fields() -> Iterator[tuple[str, str]]:
-    """Every output field of MQMD, MQPMO and MQGMO, as (structure, field)."""
+    """Every output field of MQMD, MQPMO and MQGMO, and :data:`OTHER_OUTPUTS`, as (structure, field)."""
     for key, (_cls, kinds) in STRUCTURES.items():
         for field in kinds:
             if field not in INPUT_ONLY[key]:
                 yield key, field
+    yield from OTHER_OUTPUTS
 
 
 def output_unset_names() -> Iterator[str]:
@@ -240,6 +249,12 @@ def caller_value(call: Call, outcome: Outcome, key: str, field: str) -> Any:
     if not isinstance(returned, dict) or field not in returned:
         return NOT_RETURNED
     try:
+        if key == "SD":
+            return encode_sub_correl_id(decode_sd(call.args.get("SD"), "SD").SubCorrelId)[field]
+        if key == "SRO":
+            return 0
+        if key == "property":
+            return call.args.get(field, "MQTYPE_AS_SET" if field == "Type" else None)
         return encode_structure(key, decode_structure(key, call.args.get(key), key))[field]
     except CallError:
         return NOT_RETURNED
@@ -290,7 +305,7 @@ class OutputUnset(ReferenceAdapter):
 
     def __init__(self, key: str, field: str):
         if (key, field) not in set(output_fields()):
-            raise AdapterError(f"{key}.{field} is not an output field of MQMD, MQPMO or MQGMO")
+            raise AdapterError(f"{key}.{field} is not an output field of MQMD, MQPMO, MQGMO, MQSD, MQSRO or MQINQMP")
         self.key, self.field = key, field
         super().__init__()
         self.name = f"{PREFIX}{OUTPUT_UNSET}:{key}.{field}"
