@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from mq_conformance.reference import properties as properties_module
 from mq_conformance.reference import put as put_module
 from mq_conformance.reference.calls import STRUCTURES, Call, CallError, Outcome, decode_options, decode_structure, encode_field
 from mq_conformance.reference.calls import encode_structure
@@ -67,13 +68,17 @@ OTHER_OUTPUTS: tuple[tuple[str, str], ...] = (("SD", "SubCorrelId"), ("SRO", "Nu
                                              ("property", "Type"))
 
 # Every numeric limit of the model: name -> (what it is, how a mutant shifts it). ``module`` limits are constants
-# of reference/put.py; ``queue`` limits are attributes every queue is defined with; ``qmgr`` limits are attributes
-# of every queue manager (a value of 0 or below - unlimited - is left alone).
+# of reference/put.py, ``properties`` limits constants of reference/properties.py; ``queue`` limits are attributes
+# every queue is defined with; ``qmgr`` limits are attributes of every queue manager (a value of 0 or below -
+# unlimited - is left alone).
 LIMITS: dict[str, tuple[str, str, str]] = {
     "MsgSeqNumber-and-Offset-maximum": (
         "999 999 999, the largest MsgSeqNumber and Offset a put may give or make", "module", "MAX_SEQ_OR_OFFSET"),
     "MaxPriority": ("9, the largest priority before MQRC_PRIORITY_EXCEEDS_MAXIMUM", "module", "MAX_PRIORITY"),
     "report-data-bytes": ("100, the bytes of data a *_WITH_DATA report carries", "module", "REPORT_DATA_BYTES"),
+    "property-name-length": (
+        "4095, MQ_MAX_PROPERTY_NAME_LENGTH, the longest property name (MQRC_PROPERTY_NAME_LENGTH_ERR)", "properties",
+        "MAX_NAME_LENGTH"),
     "MaxQDepth": ("a queue's MaxQDepth (MQRC_Q_FULL)", "queue", "MaxQDepth"),
     "queue-MaxMsgLength": ("a queue's MaxMsgLength (MQRC_MSG_TOO_BIG_FOR_Q)", "queue", "MaxMsgLength"),
     "qmgr-MaxMsgLength": ("the queue manager's MaxMsgLength (MQRC_MSG_TOO_BIG_FOR_Q_MGR)", "qmgr", "max_msg_length"),
@@ -81,6 +86,7 @@ LIMITS: dict[str, tuple[str, str, str]] = {
     "MsgMarkBrowseInterval": ("the queue manager's MsgMarkBrowseInterval in milliseconds", "qmgr",
                               "mark_browse_interval"),
 }
+LIMIT_MODULES = {"module": put_module, "properties": properties_module}  # where ``module`` limits are constants
 QUEUE_DEFAULTS = {f.name: f.default for f in dataclasses.fields(QueueDefinition)}  # the model's, read, not re-typed
 
 
@@ -344,13 +350,14 @@ class LimitShifted(ReferenceAdapter):
     @contextmanager
     def _shifted(self) -> Iterator[None]:
         """Shift the limit for the duration of one call, and put back what the call did not change itself."""
-        if self.where == "module":
-            base = getattr(put_module, self.attribute)
-            setattr(put_module, self.attribute, base + self.delta)
+        if self.where in LIMIT_MODULES:
+            module = LIMIT_MODULES[self.where]
+            base = getattr(module, self.attribute)
+            setattr(module, self.attribute, base + self.delta)
             try:
                 yield
             finally:
-                setattr(put_module, self.attribute, base)
+                setattr(module, self.attribute, base)
             return
         shifted: dict[int, tuple[Any, int]] = {}
         for qm in list(self.world.qmgrs.values()):
