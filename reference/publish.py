@@ -124,19 +124,21 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
     if flags.in_group or flags.segment:
         return failure("MQRC_MSG_NOT_ALLOWED_IN_GROUP", "publish.not-in-group")
     clauses: list[str] = []
-    inhibited, _source = topics.resolve_attribute(qm.pubsub, qm.spec, topic, "InhibitPublications")
+    inhibited, source = topics.resolve_attribute(qm.pubsub, qm.spec, topic, "InhibitPublications")
+    clauses += topics.attribute_clauses(qm.spec, "InhibitPublications", source)
     if inhibited == MQTA_PUB_INHIBITED:
-        return failure("MQRC_PUT_INHIBITED", "publish.put-inhibited", "topic.attributes.inherited")
+        return failure("MQRC_PUT_INHIBITED", "publish.put-inhibited", "topic.attributes.inherited", *clauses)
     persistence = md.Persistence
     if persistence == MQPER_PERSISTENCE_AS_TOPIC_DEF:
-        persistence = topics.resolve_attribute(qm.pubsub, qm.spec, topic, "DefPersistence")[0]
-        clauses += ["publish.persistence-as-topic-def", "topic.attributes.inherited"]
+        persistence, source = topics.resolve_attribute(qm.pubsub, qm.spec, topic, "DefPersistence")
+        clauses += ["publish.persistence-as-topic-def", "topic.attributes.inherited",
+                    *topics.attribute_clauses(qm.spec, "DefPersistence", source)]
     elif persistence not in (VALUES["MQPER_NOT_PERSISTENT"], VALUES["MQPER_PERSISTENT"]):
         return failure("MQRC_PERSISTENCE_ERROR", "put.persistence.invalid")
     priority = md.Priority
     if priority == MQPRI_PRIORITY_AS_TOPIC_DEF:
-        priority = topics.resolve_attribute(qm.pubsub, qm.spec, topic, "DefPriority")[0]
-        clauses.append("publish.priority-as-topic-def")
+        priority, source = topics.resolve_attribute(qm.pubsub, qm.spec, topic, "DefPriority")
+        clauses += ["publish.priority-as-topic-def", *topics.attribute_clauses(qm.spec, "DefPriority", source)]
     elif priority < 0:
         return failure("MQRC_PRIORITY_ERROR", "put.priority.invalid")
     suppress = bool(options & PMO_SUPPRESS_REPLYTO)

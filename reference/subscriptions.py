@@ -108,13 +108,18 @@ def _create(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None, name
     topic, clauses = resolved
     character_scheme = bool(options & SO["WILDCARD_CHAR"])
     node = wildcard_free_prefix(topic, character_scheme)
-    inhibited = topics.resolve_attribute(qm.pubsub, qm.spec, node, "InhibitSubscriptions")[0]
+    inhibited, source = topics.resolve_attribute(qm.pubsub, qm.spec, node, "InhibitSubscriptions")
+    applied = topics.attribute_clauses(qm.spec, "InhibitSubscriptions", source)
     if inhibited == MQTA_SUB_INHIBITED:
-        return failure("MQRC_SUB_INHIBITED", "sub.create.sub-inhibited", "topic.attributes.inherited")
-    if durable and topics.resolve_attribute(qm.pubsub, qm.spec, node, "DurableSubscriptions")[0] \
-            == MQSUB_DURABLE_INHIBITED:
-        return failure("MQRC_DURABILITY_NOT_ALLOWED", "sub.create.durability-not-allowed",
-                       "topic.attributes.inherited")
+        return failure("MQRC_SUB_INHIBITED", "sub.create.sub-inhibited", "topic.attributes.inherited", *applied)
+    if durable:
+        allowed, source = topics.resolve_attribute(qm.pubsub, qm.spec, node, "DurableSubscriptions")
+        durability = topics.attribute_clauses(qm.spec, "DurableSubscriptions", source)
+        if allowed == MQSUB_DURABLE_INHIBITED:
+            return failure("MQRC_DURABILITY_NOT_ALLOWED", "sub.create.durability-not-allowed",
+                           "topic.attributes.inherited", *durability)
+        applied += durability
+    clauses = [*clauses, *applied]
     managed = bool(options & SO["MANAGED"])
     if not managed:
         queue = destination_of(qm, conn, hobj)

@@ -125,6 +125,14 @@ def resolve_attribute(pubsub: PubSub, spec: Spec, topic: str, attribute: str) ->
     return (value if value != as_parent else _value(row.then["base"])), BASE_TOPIC
 
 
+def attribute_clauses(spec: Spec, attribute: str, source: str) -> list[str]:
+    """The clauses a resolution of ``attribute`` (:func:`resolve_attribute`, which gave it from topic object
+    ``source``) applied: the attribute's row of topic-attributes.yaml (what "as parent" is, and SYSTEM.BASE.TOPIC's
+    value), and topic.attributes.base-topic when the value came from SYSTEM.BASE.TOPIC."""
+    row = spec[TOPIC_ATTRIBUTES].lookup(attribute=attribute)
+    return [row.id, *(["topic.attributes.base-topic"] if source == BASE_TOPIC else [])]
+
+
 def _value(item: int | str) -> int:
     """A table cell: an MQ constant name, or a number (written as text where the column holds names)."""
     if isinstance(item, int):
