@@ -195,6 +195,8 @@ def _no_message(qm: QueueManager, gmo: MQGMO, clauses: list[str]) -> Result:
         # Nothing else runs while a call waits in the model, so the wait always ends empty-handed.
         qm.clock.advance(gmo.WaitInterval)
         clauses.append("get.wait.expires")
+    if "browse-mark.unmarked-browse-msg" in clauses:  # every message it could browse is marked for it
+        clauses = [*clauses, "browse-mark.no-msg-when-all-marked"]
     return Result(MQCC_FAILED, VALUES["MQRC_NO_MSG_AVAILABLE"], clauses + ["get.no-msg-available"])
 
 
@@ -329,6 +331,10 @@ def get(
         co_op, now, interval = bool(handle.options & OO_CO_OP), qm.clock.now_ms, qm.mark_browse_interval
         skip = lambda m: browse_mark.marked_for(m, handle.hobj, co_op, now, interval)  # noqa: E731
         clauses.append("browse-mark.unmarked-browse-msg")
+        if options & GMO_BROWSE_FIRST:  # MQGMO_BROWSE_HANDLE or MQGMO_BROWSE_CO_OP, spelt out or not
+            clauses += [name for bit, name in ((GMO_MARK_BROWSE_HANDLE, "browse-mark.browse-handle-composite"),
+                                               (GMO_MARK_BROWSE_CO_OP, "browse-mark.browse-co-op-composite"))
+                        if options & bit]
     if exclude is not None:
         marked = skip
         skip = exclude if marked is None else (lambda m: exclude(m) or marked(m))  # noqa: E731
@@ -516,7 +522,8 @@ def get(
     if gmo.Version >= MQGMO_VERSION_3:
         gmo_out.ReturnedLength = len(returned)
         clauses.append("get.returned-length")
-        gmo_out.MsgToken = message.token  # browse-mark.msg-token-returned
+        gmo_out.MsgToken = message.token
+        clauses.append("browse-mark.msg-token-returned")
     result = Result(comp_code, VALUES[reason], clauses, out, None, gmo_out, returned, len(data))  # md, pmo, gmo, data
     result.message = message
     return result
