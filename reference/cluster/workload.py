@@ -196,14 +196,14 @@ def choose(cluster: Cluster, sender: str, queue: str, only_qmgr: str | None = No
 
     ``only_qmgr`` limits the candidates to the instance on a named queue manager (an explicit ObjectQMgrName),
     leaving only the choice of route. The clauses returned are the ids of the rows that narrowed the choice.
-    Clauses: the rows of cluster-workload.yaml, cluster.workload.all-put-disabled, cluster.put.no-destinations,
-    cluster.workload.tie-break.
+    Clauses: the rows of cluster-workload.yaml, cluster.workload.order (more than one candidate),
+    cluster.workload.all-put-disabled, cluster.put.no-destinations, cluster.workload.tie-break.
     """
     candidates = cluster.destinations(sender, queue, only_qmgr)
     if not candidates:
         return Choice(None, ["cluster.put.no-destinations"], "MQRC_NO_DESTINATIONS_AVAILABLE")
     ctx = Context(cluster, sender, queue)
-    clauses: list[str] = []
+    clauses: list[str] = ["cluster.workload.order"] if len(candidates) > 1 else []  # the steps, in the table's order
     for row in cluster.spec[TABLE].rows:
         by = row.then.get("by")
         step = STEPS.get(by)
