@@ -317,6 +317,8 @@ def put(
             return failure("MQRC_UOW_NOT_AVAILABLE", "segmentation.persistent-needs-unit-of-work")
         pieces = split
         clauses.append("segmentation.sixteen-byte-boundaries")
+        if persistence == MQPER_PERSISTENT:  # allowed: a unit of work holds the segments
+            clauses.append("segmentation.persistent-needs-unit-of-work")
 
     position = handle.put_position if handle is not None else None
     decision = group_decision(qm, request, position, persistence)
@@ -338,7 +340,8 @@ def put(
 
     if queue.depth + len(pieces) > definition.MaxQDepth:
         # A segmented put that does not fit leaves no segment behind (segmentation.failure-leaves-nothing).
-        return Result(MQCC_FAILED, VALUES["MQRC_Q_FULL"], clauses + ["put.q-full"])
+        return Result(MQCC_FAILED, VALUES["MQRC_Q_FULL"], clauses + ["put.q-full"] + (
+            ["segmentation.failure-leaves-nothing"] if len(pieces) > 1 else []))
 
     if options & PMO_NEW_MSG_ID or md.MsgId == NONE_ID:
         msg_id = qm.ids.new_id()
@@ -409,6 +412,8 @@ def put(
         clauses.append("put.priority.exceeds-maximum")
 
     out = md.copy()  # the caller's MsgFlags stay as given (msgflags.caller-md-unchanged)
+    if len(pieces) > 1:  # the stored segments carry flags the caller's MQMD does not
+        clauses.append("msgflags.caller-md-unchanged")
     out.MsgId, out.CorrelId = msg_id, correl_id
     if version2:
         out.GroupId, out.MsgSeqNumber, out.Offset = group_id, seq, offset
