@@ -264,3 +264,26 @@ def test_a_table_mutant_whose_cell_no_check_reads_says_so():
     verdict = judge(Mutant(name, TABLE, "close.delete.purge", "close"), SCENARIOS, "quick", tests=True,
                     selection=Selection(scenarios={}, tests={}))
     assert verdict.reason == "gap: no scenario or certification test reads close.delete.purge:delete against the model"
+
+
+def test_certification_tests_that_do_not_read_a_cell_pass_against_its_mutant_and_a_reader_kills_it(tmp_path):
+    """The selection of certification tests, checked on one mutant of Table 1: every test of test_tables.py that
+    does not read the cell passes against the mutant (skipping it loses nothing), and the readers kill it."""
+    import subprocess
+
+    from mq_conformance.conformance import reads
+    from mq_conformance.conformance.strength import tests_command
+
+    path, cell = tmp_path / "reads.json", "put.logical-order.table1.row2:GroupId"
+    command = tests_command("reference", "quick", ["certification/test_tables.py"])
+    subprocess.run([*command, "--mq-record-reads", str(path)], capture_output=True, text=True, cwd=tmp_path,
+                   check=True)
+    recorded = reads.load(path)
+    readers = sorted(node for node, cells in recorded.items() if cell in cells)
+    others = sorted(node for node, cells in recorded.items() if cell not in cells)
+    assert readers and others
+    mutant = "mutant:table:put.logical-order.table1.row2:GroupId=new-if-none-else-field"
+    killed = subprocess.run(tests_command(mutant, "quick", readers), capture_output=True, text=True, cwd=tmp_path)
+    assert killed.returncode == 1, killed.stdout[-2000:]
+    spared = subprocess.run(tests_command(mutant, "quick", others), capture_output=True, text=True, cwd=tmp_path)
+    assert spared.returncode == 0, spared.stdout[-2000:]
