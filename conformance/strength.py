@@ -220,7 +220,8 @@ def judge(mutant: Mutant, scenarios: Sequence[Scenario], profile: str, tests: bo
         rest = mutant.name[len(PREFIX):]
         unread = cell is not None and not only and (not tests or node_ids == [])
         verdict.reason = ("equivalent: " + EQUIVALENT[rest] + (
-            f" (and no check reaches {cell} when it runs against the model)" if unread else "")) \
+            f" (and no {'check' if tests else 'scenario'} reaches {cell} when it runs against the model)"
+            if unread else "")) \
             if rest in EQUIVALENT else \
             f"gap: no scenario{'' if not tests else ' or certification test'} reads {cell} against the model" \
             if unread else \
