@@ -412,7 +412,7 @@ def put(
         clauses.append("put.priority.exceeds-maximum")
 
     out = md.copy()  # the caller's MsgFlags stay as given (msgflags.caller-md-unchanged)
-    if len(pieces) > 1:  # the stored segments carry flags the caller's MQMD does not
+    if len(pieces) > 1 or stored.MsgFlags != md.MsgFlags:  # the stored copy carries flags the caller's MQMD does not
         clauses.append("msgflags.caller-md-unchanged")
     out.MsgId, out.CorrelId = msg_id, correl_id
     if version2:
