@@ -177,7 +177,9 @@ def record_test_reads(profile: str) -> dict[str, set[str]] | None:
 
 def by_tests(mutant: Mutant, profile: str, node_ids: Sequence[str] | None = None) -> tuple[bool | None, str]:
     """Run the table tests and state machines on the mutant (every test, or only ``node_ids``): (killed, the first
-    failing test); killed is None when pytest could not run."""
+    failing test); killed is None when pytest could not run. No node ids: no test can see it, nothing runs."""
+    if node_ids is not None and not node_ids:
+        return False, ""
     command = [*tests_command(mutant.name, profile, node_ids), "-x", "-rf"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=1800)
     if done.returncode == 0:
@@ -209,7 +211,7 @@ def judge(mutant: Mutant, scenarios: Sequence[Scenario], profile: str, tests: bo
         verdict.reason = f"could not run: {type(exc).__name__}: {exc}"
     if killer is None and tests and not verdict.reason:
         verdict.tests = None if node_ids is None else len(node_ids)
-        killed, by = by_tests(mutant, profile, node_ids) if node_ids != [] else (False, "")
+        killed, by = by_tests(mutant, profile, node_ids)
         if killed is None:
             verdict.reason = by
         elif killed:
