@@ -535,26 +535,29 @@ class PutInhibitIgnored(_PutChanged):
             queue.definition.InhibitPut = True
 
 
-class NewMsgIdIgnored(_PutChanged):
+class _PutOptionIgnored(_PutChanged):
+    """A put option the put does not act on (``ignored``), though the PMO returned still shows it."""
+
+    ignored = ""
+
+    def put_changed(self, hconn, hobj, md, pmo, data, queue) -> Result:
+        changed = replace(pmo, Options=pmo.Options & ~VALUES[self.ignored])
+        result = super().put_changed(hconn, hobj, md, changed, data, queue)
+        if result.pmo is not None:
+            result.pmo.Options = pmo.Options
+        return result
+
+
+class NewMsgIdIgnored(_PutOptionIgnored):
     """MQPMO_NEW_MSG_ID is ignored: the MsgId field is used when it is not MQMI_NONE."""
 
-    def put_changed(self, hconn, hobj, md, pmo, data, queue) -> Result:
-        changed = replace(pmo, Options=pmo.Options & ~VALUES["MQPMO_NEW_MSG_ID"])
-        result = super().put_changed(hconn, hobj, md, changed, data, queue)
-        if result.pmo is not None:
-            result.pmo.Options = pmo.Options
-        return result
+    ignored = "MQPMO_NEW_MSG_ID"
 
 
-class NewCorrelIdIgnored(_PutChanged):
+class NewCorrelIdIgnored(_PutOptionIgnored):
     """MQPMO_NEW_CORREL_ID is ignored: the CorrelId field is used as given."""
 
-    def put_changed(self, hconn, hobj, md, pmo, data, queue) -> Result:
-        changed = replace(pmo, Options=pmo.Options & ~VALUES["MQPMO_NEW_CORREL_ID"])
-        result = super().put_changed(hconn, hobj, md, changed, data, queue)
-        if result.pmo is not None:
-            result.pmo.Options = pmo.Options
-        return result
+    ignored = "MQPMO_NEW_CORREL_ID"
 
 
 class SegmentsGetOwnMsgId(_PutChanged):

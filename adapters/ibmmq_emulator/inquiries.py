@@ -68,6 +68,24 @@ DISPLAY_NAMES.update({"MQIA_CURRENT_Q_DEPTH": "CURDEPTH", "MQIA_OPEN_INPUT_COUNT
 _TOKEN = re.compile(r"\s*([A-Za-z0-9_.*]+)(?:\(\s*('(?:[^']|'')*'|[^)]*)\s*\))?")
 
 
+def passes_filters(response: Response, parameters: dict[int, Any], value) -> bool:
+    """Whether an object's shown attributes pass a PCF command's integer and string filters (MQCFIF, MQCFSF):
+    one reading for queues and for the other objects (pcf_objects.py)."""
+    values = dict(response)
+    for parameter, given in parameters.items():
+        if not isinstance(given, tuple) or len(given) != 2:
+            continue
+        operator, wanted = given
+        have = values.get(parameter)
+        if have is None:  # an attribute this type of object does not have: not shown
+            return False
+        if isinstance(wanted, bytes):
+            wanted, have = _text(wanted), str(have).rstrip()
+        if not compare(operator, have, wanted, value):
+            return False
+    return True
+
+
 class Inquiries:
     """The inquiries of one command server (:class:`~.pcf.CommandServer`)."""
 
@@ -128,19 +146,7 @@ class Inquiries:
 
     def passes(self, response: Response, parameters: dict[int, Any]) -> bool:
         """Whether a queue's attributes pass the command's integer and string filters (MQCFIF, MQCFSF)."""
-        values = dict(response)
-        for parameter, value in parameters.items():
-            if not isinstance(value, tuple) or len(value) != 2:
-                continue
-            operator, wanted = value
-            have = values.get(parameter)
-            if have is None:  # an attribute this type of queue does not have: not shown
-                return False
-            if isinstance(wanted, bytes):
-                wanted, have = _text(wanted), str(have).rstrip()
-            if not compare(operator, have, wanted, self.value):
-                return False
-        return True
+        return passes_filters(response, parameters, self.value)
 
     # -- what they show -----------------------------------------------------------------------------------
     def attributes_of(self, name: str) -> dict[str, Any]:

@@ -27,7 +27,7 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
-from .inquiries import compare, generic_match
+from .inquiries import generic_match, passes_filters
 from .pcf import PcfFailure
 from .standing import constant, resolve, standing
 
@@ -239,7 +239,7 @@ class ObjectCommands:
                 response.append((self.value(spec.types), [store[n].get(type_number, 0) for n in found]))
             return [response]
         responses = [self._describe(kind, spec, name, store[name], parameters) for name in found]
-        responses = [r for r in responses if self._passes(r, parameters)]
+        responses = [r for r in responses if passes_filters(r, parameters, self.value)]
         if not responses:
             raise PcfFailure(spec.not_found if found or "*" not in pattern else "MQRC_UNKNOWN_OBJECT_NAME")
         return responses
@@ -266,21 +266,6 @@ class ObjectCommands:
                 response.append((number, value))
         return response
 
-    def _passes(self, response: list[tuple[int, Any]], parameters: dict[int, Any]) -> bool:
-        values = dict(response)
-        for parameter, value in parameters.items():
-            if not isinstance(value, tuple) or len(value) != 2:
-                continue
-            operator, wanted = value
-            have = values.get(parameter)
-            if have is None:
-                return False
-            if isinstance(wanted, bytes):
-                wanted, have = _text(wanted), str(have).rstrip()
-            if not compare(operator, have, wanted, self.value):
-                return False
-        return True
-
     # -- Inquire Connection ---------------------------------------------------------------------------------
     def connections(self, parameters: dict[int, Any]) -> list[list[tuple[int, Any]]]:
         """Inquire Connection: the applications connected to this queue manager now. Clause:
@@ -306,7 +291,7 @@ class ObjectCommands:
                 continue
             head = [(value("MQBACF_CONNECTION_ID"), connection_id)]
             described = self._connection(conn, connection_id)
-            if not self._passes(head + described, parameters):
+            if not passes_filters(head + described, parameters, self.value):
                 continue
             if info != value("MQIACF_CONN_INFO_HANDLE"):
                 responses.append(head + [(value("MQIACF_CONN_INFO_TYPE"), value("MQIACF_CONN_INFO_CONN"))] + [
