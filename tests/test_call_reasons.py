@@ -93,3 +93,12 @@ def test_every_list_names_its_source_page():
             assert source["title"] and source["release"], (call, compcode)
             assert entry.get("url", source.get("url", "")).startswith("http"), (call, compcode)
             assert isinstance(entry["complete"], bool) and entry["reasons"], (call, compcode)
+
+
+def test_the_reason_code_ledger_names_the_call_for_every_reason_ibms_list_gives_it():
+    # fixtures/reason-codes.yaml says which calls each code belongs to; the lists read here must agree with it.
+    ledger = yaml.safe_load((fixtures.ROOT / "reason-codes.yaml").read_text(encoding="utf-8"))
+    calls_of = {code["code"]: set(code["calls"]) for code in ledger["codes"]}
+    missing = [(call, r["name"]) for call, lists in DATA["calls"].items() for entry in lists.values()
+               for r in entry["reasons"] if call not in calls_of.get(r["name"], set())]
+    assert missing == []
