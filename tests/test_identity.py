@@ -49,6 +49,32 @@ def test_a_campaign_folder_of_another_implementation_is_not_resumed_and_one_line
     assert "partitions 0 run, 8 already done" in capsys.readouterr().out
 
 
+def test_without_an_id_another_implementation_or_suite_gets_a_campaign_of_its_own_and_each_resumes(tmp_path,
+                                                                                                     capsys):
+    """The default campaign id names the identity too: ``make conformance`` after an upgrade of the suite (or the
+    same command reaching another implementation) starts a new campaign instead of refusing the old folder; the
+    old one stays, and each resumes when what answers and what asks are the same again."""
+    script = _server_script(tmp_path, "1.0")
+    campaigns = tmp_path / "campaigns"
+    command = ["campaign", "--adapter", f"jsonlines:{script}", "--sequences", "4", "--length", "5", "--areas",
+               "queues", "--master", "inprocess", "--output", str(campaigns)]
+    assert cli.main(command) in (0, 1)
+    [first] = [f.name for f in campaigns.iterdir() if f.is_dir()]
+    capsys.readouterr()
+    _server_script(tmp_path, "2.0")
+    assert cli.main(command) in (0, 1)
+    assert "partitions 4 run, 0 already done" in capsys.readouterr().out
+    folders = sorted(f.name for f in campaigns.iterdir() if f.is_dir())
+    assert len(folders) == 2 and first in folders
+    versions = {json.loads((campaigns / f / "campaign.json").read_text())["identity"]["implementation"]["version"]
+                for f in folders}
+    assert versions == {"1.0", "2.0"}
+    _server_script(tmp_path, "1.0")
+    assert cli.main(command) in (0, 1)
+    assert "partitions 0 run, 4 already done" in capsys.readouterr().out
+    assert len([f for f in campaigns.iterdir() if f.is_dir()]) == 2
+
+
 def test_a_run_records_and_shows_the_implementations_hello_the_suite_and_the_command(tmp_path):
     script = _server_script(tmp_path, "3.1")
     scenario = Path(cli.fixtures.SCENARIOS) / "put" / "put-logical-order-group-of-two.yaml"

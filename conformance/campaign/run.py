@@ -117,9 +117,12 @@ def campaign_identity(adapter: Any, command: str | None = None) -> dict[str, Any
     return {**found, "command": command} if command else found
 
 
-def default_id(config: CampaignConfig) -> str:
-    """A campaign id derived from its settings, so the same command resumes the same campaign."""
-    digest = hashlib.sha1(json.dumps(config.to_json(), sort_keys=True).encode()).hexdigest()[:8]
+def default_id(config: CampaignConfig, identity: Mapping[str, Any] | None = None) -> str:
+    """A campaign id derived from its settings and the identity of who answers and which suite asks (the command
+    aside), so the same command resumes the same campaign, and the same command after an upgrade of the suite or
+    a change of the implementation starts its own instead of refusing the old folder."""
+    named = {"config": config.to_json(), "identity": {k: v for k, v in (identity or {}).items() if k != "command"}}
+    digest = hashlib.sha1(json.dumps(named, sort_keys=True, default=str).encode()).hexdigest()[:8]
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in config.adapter)[:40]
     return f"{safe}-n{config.sequences}-l{config.length}-s{config.seed}-{digest}"
 
@@ -477,12 +480,14 @@ def run_campaign(config: CampaignConfig, output: Path | str, campaign_id: str | 
         check_master(master)
     from ..outfolder import check_name
 
-    campaign_id = check_name(campaign_id, "--id") if campaign_id is not None else default_id(config)
+    if campaign_id is not None:
+        campaign_id = check_name(campaign_id, "--id")
+    identity = dict(identity) if identity is not None else campaign_identity(load(config.adapter))
+    campaign_id = campaign_id if campaign_id is not None else default_id(config, identity)
     with contextlib.ExitStack() as claimed:
         store = Store(join(str(output), campaign_id))
         if not is_uri(str(output)):  # a local folder: confined, the suite's own, one campaign at a time in it
             store.local = claimed.enter_context(claim_campaign(Path(output), campaign_id))
-        identity = dict(identity) if identity is not None else campaign_identity(load(config.adapter))
         command = identity.pop("command", None)
         store.prepare(config, identity)
         return _run_campaign(config, store, campaign_id, master, corpus, spark, show_progress, stop_after,
