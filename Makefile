@@ -19,7 +19,7 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	# pip compiles what it installs, but not the modules of an editable install: compile them once here, rather than
 	# in each of the first test run's many processes at once.
 	@echo "make install: compiling the suite's modules"
-	$(RUN) $(VENV_PY) -m compileall -q reference conformance adapters fixtures
+	$(RUN) $(VENV_PY) -m compileall -q reference conformance adapters emulator fixtures
 	touch $@
 	@echo "make install: done ($(VENV)); no JVM was started: campaigns on Spark build their class-data sharing archives on first use, or run make spark-cds"
 

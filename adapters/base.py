@@ -42,7 +42,7 @@ class Adapter(Protocol):
 
 def _shipped() -> dict[str, Callable[[], Adapter]]:
     from .ibmmq import IbmMqAdapter
-    from .ibmmq_emulator.adapter import NAME as IBMMQ_MODEL, IbmMqModelAdapter
+    from .ibmmq_model import NAME as IBMMQ_MODEL, IbmMqModelAdapter
     from .reference import ReferenceAdapter
 
     return {"reference": ReferenceAdapter, "ibmmq": IbmMqAdapter, IBMMQ_MODEL: IbmMqModelAdapter}

@@ -72,7 +72,7 @@ application; ``advance_clock`` is refused unless ``MQCONF_REAL_TIME=1``, and the
 ``browse-mark`` is claimed only in real time and ``cluster`` never.
 
 Status: written from pymqi's source and IBM's documentation. Its main check is ``ibmmq+model``
-(adapters/ibmmq_emulator/): this adapter, unchanged, over IBM's real ``ibmmq`` Python layer over an emulated native
+(emulator/): this adapter, unchanged, over IBM's real ``ibmmq`` Python layer over an emulated native
 module that answers from the model; every claimed scenario runs that way in ``make test``. A fake pymqi
 (tests/fake_pymqi.py) still checks what only it can: credentials, client-connection structures and pymqi 1.12's
 own quirks. It has NOT been run against a live queue manager yet.
@@ -451,7 +451,7 @@ def to_model(source: Any, kinds: Mapping[str, tuple], target: Any) -> Any:
     """Copy every field the model knows (``kinds``, as reference/calls.py describes them) from a pymqi or
     ``ibmmq`` structure ``source`` into the model's structure ``target``: ids padded or cut to their length, text
     without its padding, formats as 8 characters, the rest as integers. The ibmmq adapter reads what a queue
-    manager returned with it, the emulator (adapters/ibmmq_emulator) what IBM's Python layer passed down."""
+    manager returned with it, the emulator (emulator/) what IBM's Python layer passed down."""
     for name, kind in kinds.items():
         value = getattr(source, name, None)
         if value is None:
@@ -482,8 +482,8 @@ class IbmMqAdapter:
         # ibmmq+model adapter passes IBM's ibmmq over the emulated native module).
         self.module_name, self.mq = module if module is not None else load_mq_module()
         native = getattr(getattr(self.mq, "ibmmqc", None), "__name__", "")
-        if module is None and native.startswith("mq_conformance.adapters.ibmmq_emulator"):
-            raise AdapterError("ibmmq in this process runs over the model's emulator (adapters/ibmmq_emulator), "
+        if module is None and native.startswith("mq_conformance.emulator"):
+            raise AdapterError("ibmmq in this process runs over the model's emulator (emulator/), "
                                "not IBM's client: use the ibmmq+model adapter, or run the ibmmq adapter in a "
                                "process without the emulator (pytest --adapter ibmmq does not install it)")
         self.config = config if config is not None else ConnectionConfig.from_env(env)

@@ -28,7 +28,7 @@ ROUNDS = 5
 
 def _do_nothing_native() -> types.ModuleType:
     """A native module that answers every call at once: the floor of IBM's layer."""
-    from mq_conformance.adapters.ibmmq_emulator import native
+    from mq_conformance.emulator import native
 
     module = types.ModuleType("ibmmq.ibmmqc")
     for name in ("__version__", "__cmdlevel__", "__mqbuild__", "__strucversions__", "error"):
@@ -78,7 +78,7 @@ def _rates(label: str) -> tuple[float, float]:
 
 def in_process(which: str) -> None:
     """One measurement in this (fresh) process: ``floor`` or ``emulator``."""
-    from mq_conformance.adapters import ibmmq_emulator
+    from mq_conformance import emulator as ibmmq_emulator
 
     if which == "floor":
         ibmmq_emulator.install(_do_nothing_native())
@@ -98,7 +98,7 @@ def _split(emulator, cpu_us: dict[str, float]) -> None:
     import ibmmq
     from ibmmq import CMQC
 
-    from mq_conformance.adapters.ibmmq_emulator import native
+    from mq_conformance.emulator import native
 
     spent = {"MQPUT": 0.0, "MQGET": 0.0, "put": 0.0, "get": 0.0}
     clock = time.perf_counter
@@ -151,7 +151,7 @@ def across_processes(messages: int) -> None:
             server.stdout.readline()
             env = {**os.environ, "MQCONF_EMULATOR": address}
             env.pop("MQCONF_IBMMQ_EMULATOR", None)
-            boot = ("import sys, runpy; from mq_conformance.adapters.ibmmq_emulator import install_unless_client; "
+            boot = ("import sys, runpy; from mq_conformance.emulator import install_unless_client; "
                     "install_unless_client(); sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], "
                     "run_name='__main__')")
             started = time.perf_counter()

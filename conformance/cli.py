@@ -565,7 +565,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_emulator(args: argparse.Namespace) -> int:
     """``mqconf emulator``: install the hook, or listen until interrupted."""
-    from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, hook
+    from mq_conformance.emulator import EmulatorUnavailable, hook
 
     if args.install_hook:
         print(f"installed {hook.install_pth()}: set MQCONF_EMULATOR=1 (or an address) to use the emulator")

@@ -32,8 +32,8 @@ from hypothesis import HealthCheck, settings
 
 from mq_conformance.adapters.base import Adapter, AdapterError, load
 from mq_conformance.adapters.capabilities import CapabilityError, check_names
-from mq_conformance.adapters.ibmmq_emulator import install_unless_client
-from mq_conformance.adapters.ibmmq_emulator.fixture import ibmmq_emulator  # noqa: F401 - the fixture for ibmmq applications
+from mq_conformance.emulator import install_unless_client
+from mq_conformance.emulator.fixture import ibmmq_emulator  # noqa: F401 - the fixture for ibmmq applications
 
 from .suite import CERTIFICATION
 from .yamlsource import LineDict, SourceError, load as load_yaml

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from mq_conformance import fixtures
-from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, load_ibmmq
+from mq_conformance.emulator import EmulatorUnavailable, load_ibmmq
 from mq_conformance.reference.cluster.topology import CHANNEL_STATES
 from mq_conformance.reference.constants import BYTES, FORMATS, VALUES
 

@@ -1,4 +1,4 @@
-"""Asynchronous consumption (MQCB/MQCTL, adapters/ibmmq_emulator/async_consume.py; clause emulator.async-consume)
+"""Asynchronous consumption (MQCB/MQCTL, emulator/async_consume.py; clause emulator.async-consume)
 and MQSTAT of asynchronous puts (clause emulator.mqstat), through IBM's own ``ibmmq`` layer."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, load_ibmmq
+from mq_conformance.emulator import EmulatorUnavailable, load_ibmmq
 
 try:
     ibmmq = load_ibmmq()

@@ -1,4 +1,4 @@
-"""Reading a JSON client channel definition table (adapters/ibmmq_emulator/ccdt.py; clause emulator.ccdt): which
+"""Reading a JSON client channel definition table (emulator/ccdt.py; clause emulator.ccdt): which
 channels and addresses a connect tries, and the bounds on what is read."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from mq_conformance.adapters.ibmmq_emulator import ccdt
+from mq_conformance.emulator import ccdt
 
 TABLE = {"channel": [
     {"name": "A.SVRCONN", "type": "clientConnection",

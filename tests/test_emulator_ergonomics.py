@@ -1,5 +1,5 @@
 """Tests of an ibmmq application with at most one line of set-up: unittest classes (a decorator or a base class,
-adapters/ibmmq_emulator/testing.py), and a conftest.py that imports ibmmq at its top."""
+emulator/testing.py), and a conftest.py that imports ibmmq at its top."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import unittest
 
 import pytest
 
-from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, load_ibmmq
-from mq_conformance.adapters.ibmmq_emulator.testing import EmulatedTestCase, emulated
+from mq_conformance.emulator import EmulatorUnavailable, load_ibmmq
+from mq_conformance.emulator.testing import EmulatedTestCase, emulated
 
 try:
     ibmmq = load_ibmmq()

@@ -1,12 +1,12 @@
 """The emulated command server's namelists, channel definitions, authentication information objects and Inquire
-Connection (adapters/ibmmq_emulator/pcf_objects.py; clauses emulator.admin-objects, emulator.inquire-connection),
+Connection (emulator/pcf_objects.py; clauses emulator.admin-objects, emulator.inquire-connection),
 through IBM's own PCFExecute."""
 
 from __future__ import annotations
 
 import pytest
 
-from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, load_ibmmq
+from mq_conformance.emulator import EmulatorUnavailable, load_ibmmq
 
 try:
     ibmmq = load_ibmmq()

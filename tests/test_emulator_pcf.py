@@ -1,11 +1,11 @@
-"""The emulated command server's inquiries and its MQSC route (adapters/ibmmq_emulator/inquiries.py), through
+"""The emulated command server's inquiries and its MQSC route (emulator/inquiries.py), through
 IBM's own PCFExecute."""
 
 from __future__ import annotations
 
 import pytest
 
-from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, load_ibmmq
+from mq_conformance.emulator import EmulatorUnavailable, load_ibmmq
 
 try:
     ibmmq = load_ibmmq()

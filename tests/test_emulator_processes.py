@@ -1,5 +1,5 @@
 """One emulated queue manager reached by several processes: ``mqconf emulator --listen`` and ibmmq applications
-started with ``MQCONF_EMULATOR`` set and the suite's start-up hook (adapters/ibmmq_emulator/server.py,
+started with ``MQCONF_EMULATOR`` set and the suite's start-up hook (emulator/server.py,
 remote.py, hook.py). The applications in tests/emulator_apps/ are written as for a real queue manager: they
 connect with a channel, a connection name and a user."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, hook, load_ibmmq
+from mq_conformance.emulator import EmulatorUnavailable, hook, load_ibmmq
 
 try:
     load_ibmmq()
@@ -142,8 +142,8 @@ def test_a_publication_reaches_a_subscriber_in_another_process(queue_manager):
 
 
 def test_a_channel_that_requires_a_user_refuses_a_connect_without_one(tmp_path):
-    from mq_conformance.adapters.ibmmq_emulator.emulator import Emulator
-    from mq_conformance.adapters.ibmmq_emulator.server import MQRC_NOT_AUTHORIZED, Listener
+    from mq_conformance.emulator.emulator import Emulator
+    from mq_conformance.emulator.server import MQRC_NOT_AUTHORIZED, Listener
 
     listener = Listener(f"unix:{tmp_path}/qm.sock", Emulator(), {"admin": "password"}, ("DEV.ADMIN.SVRCONN",))
     try:
@@ -191,8 +191,8 @@ def test_an_application_with_a_ccdt_reaches_the_listener_its_channel_names(tmp_p
     import json
     import socket
 
-    from mq_conformance.adapters.ibmmq_emulator.emulator import Emulator
-    from mq_conformance.adapters.ibmmq_emulator.server import Listener
+    from mq_conformance.emulator.emulator import Emulator
+    from mq_conformance.emulator.server import Listener
 
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))

@@ -1,11 +1,11 @@
-"""The emulated queue manager's standing objects and attributes (adapters/ibmmq_emulator/standing.py): what a new
+"""The emulated queue manager's standing objects and attributes (emulator/standing.py): what a new
 queue manager has and shows beyond the model, from fixtures/emulator/standing-objects.yaml."""
 
 from __future__ import annotations
 
 import pytest
 
-from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, load_ibmmq
+from mq_conformance.emulator import EmulatorUnavailable, load_ibmmq
 
 try:
     ibmmq = load_ibmmq()

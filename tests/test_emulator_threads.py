@@ -1,5 +1,5 @@
 """The emulated queue manager under threads: one lock, and a get with MQGMO_WAIT that waits in real time until a
-message becomes available to it or its interval ends (adapters/ibmmq_emulator/emulator.py). The model stays pure:
+message becomes available to it or its interval ends (emulator/emulator.py). The model stays pure:
 it is asked again, with no wait, whenever another connection changes something."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, emulated_mq, load_ibmmq
+from mq_conformance.emulator import EmulatorUnavailable, emulated_mq, load_ibmmq
 
 try:
     ibmmq = load_ibmmq()

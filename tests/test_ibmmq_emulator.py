@@ -1,4 +1,4 @@
-"""The model as an in-process IBM MQ for ``ibmmq`` applications (adapters/ibmmq_emulator/).
+"""The model as an in-process IBM MQ for ``ibmmq`` applications (emulator/).
 
 IBM's own Python layer (the ``ibmmq`` package: structures, packing, QueueManager, Queue) runs unchanged over the
 emulated native module; these tests are written against IBM's API only, as an application's tests would be.
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, emulated_mq, load_ibmmq, native
-from mq_conformance.adapters.ibmmq_emulator.emulator import EmulatorError
+from mq_conformance.emulator import EmulatorUnavailable, emulated_mq, load_ibmmq, native
+from mq_conformance.emulator.emulator import EmulatorError
 
 try:
     ibmmq = load_ibmmq()
@@ -188,7 +188,7 @@ def _filled(cls_name: str) -> bytes:
 @pytest.mark.parametrize("cls_name", ["MD", "PMO", "GMO"])
 @pytest.mark.parametrize("filled", [False, True], ids=["defaults", "every-field-set"])
 def test_the_per_message_codec_converts_as_the_field_by_field_conversion_does(ibmmq_emulator, cls_name, filled):
-    from mq_conformance.adapters.ibmmq_emulator import emulator as em
+    from mq_conformance.emulator import emulator as em
     from mq_conformance.reference.calls import STRUCTURES
 
     model_cls, kinds = STRUCTURES[cls_name]
@@ -210,7 +210,7 @@ def test_the_per_message_codec_converts_as_the_field_by_field_conversion_does(ib
 
 
 def test_the_per_message_codec_refuses_a_wrong_size_as_unpack_does(ibmmq_emulator):
-    from mq_conformance.adapters.ibmmq_emulator import emulator as em
+    from mq_conformance.emulator import emulator as em
 
     with pytest.raises(EmulatorError, match="MQMD wrong size. Given: 3"):
         em.codec("MD").decode(b"MD ")
@@ -394,7 +394,7 @@ def test_threads_with_their_own_connections_share_the_queue_manager(ibmmq_emulat
 
 
 def test_the_emulator_will_not_replace_a_native_module_already_in_place(monkeypatch):
-    from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, install
+    from mq_conformance.emulator import EmulatorUnavailable, install
 
     monkeypatch.setitem(sys.modules, "ibmmq.ibmmqc", object())  # as if IBM's own had loaded
     with pytest.raises(EmulatorUnavailable, match="already imported with IBM's native module"):

@@ -1,12 +1,12 @@
 """An application written with IBM's ``ibmmq`` that sets, reads, inquires with wildcards and selects on message
-properties, run on the emulator (adapters/ibmmq_emulator/handles.py over reference/properties.py and
+properties, run on the emulator (emulator/handles.py over reference/properties.py and
 reference/selection.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, load_ibmmq
+from mq_conformance.emulator import EmulatorUnavailable, load_ibmmq
 
 try:
     ibmmq = load_ibmmq()

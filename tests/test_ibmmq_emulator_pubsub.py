@@ -1,11 +1,11 @@
 """Publish/subscribe through IBM's own ``ibmmq`` classes (Topic, Subscription, SD, SRO) over the emulated native
-module (adapters/ibmmq_emulator/pubsub.py): written against IBM's API only, as an application's tests would be."""
+module (emulator/pubsub.py): written against IBM's API only, as an application's tests would be."""
 
 from __future__ import annotations
 
 import pytest
 
-from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, load_ibmmq
+from mq_conformance.emulator import EmulatorUnavailable, load_ibmmq
 
 try:
     ibmmq = load_ibmmq()

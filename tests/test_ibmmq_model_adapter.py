@@ -14,8 +14,8 @@ import yaml
 
 from mq_conformance.adapters.base import load
 from mq_conformance.adapters.ibmmq import ConnectionConfig, IbmMqAdapter
-from mq_conformance.adapters.ibmmq_emulator import EmulatorUnavailable, emulated_mq, load_ibmmq
-from mq_conformance.adapters.ibmmq_emulator.adapter import IbmMqModelAdapter
+from mq_conformance.emulator import EmulatorUnavailable, emulated_mq, load_ibmmq
+from mq_conformance.adapters.ibmmq_model import IbmMqModelAdapter
 from mq_conformance.conformance.clauses import load_registry
 from mq_conformance.conformance.cli import describe_failure
 from mq_conformance.conformance.runner import NOT_CLAIMED, PASSED, run_scenario

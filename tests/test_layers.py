@@ -1,6 +1,8 @@
-"""Dependencies point one way: conformance -> adapters -> reference. The model imports nothing of the suite's
-other packages, and an adapter never imports conformance (so an adapter, with the call language and its schemas in
-reference/, can be taken elsewhere without the harness). Checked on the source, every import statement, including
+"""Dependencies point one way: conformance -> adapters -> reference, and the emulator is its own area over the
+model (adapters -> emulator -> reference: the ibmmq+model adapter runs IBM's layer over it). The model imports
+nothing of the suite's other packages, an adapter never imports conformance (so an adapter, with the call language
+and its schemas in reference/, can be taken elsewhere without the harness), and the emulator imports neither the
+adapters nor the suite. Checked on the source, every import statement, including
 imports inside functions."""
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # package -> the suite's packages it must never import
 TOP = "mq_conformance"
-SUBPACKAGES = ("reference", "adapters", "conformance", "fixtures")
-FORBIDDEN = {"reference": ("adapters", "conformance"), "adapters": ("conformance",)}
+SUBPACKAGES = ("reference", "adapters", "emulator", "conformance", "fixtures")
+FORBIDDEN = {"reference": ("adapters", "emulator", "conformance"), "adapters": ("conformance",),
+             "emulator": ("adapters", "conformance")}
 
 
 def _imported_packages(path: Path) -> set[tuple[int, str]]:

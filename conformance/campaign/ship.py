@@ -29,7 +29,7 @@ from pathlib import Path
 from .store import CampaignError
 
 TOP = "mq_conformance"
-PACKAGES = ("reference", "adapters", "conformance", "fixtures")
+PACKAGES = ("reference", "emulator", "adapters", "conformance", "fixtures")  # the ibmmq+model adapter runs over emulator
 SUFFIXES = (".py", ".yaml", ".json")
 _DATE = (1980, 1, 1, 0, 0, 0)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from mq_conformance.adapters.base import AdapterError
 from mq_conformance.adapters.ibmmq import ConnectionConfig, IbmMqAdapter
 
-from . import EmulatorUnavailable, load_ibmmq, native
-from .emulator import Emulator
+from mq_conformance.emulator import EmulatorUnavailable, load_ibmmq, native
+from mq_conformance.emulator.emulator import Emulator
 
 NAME = "ibmmq+model"
 POOL = tuple(f"DEV.QUEUE.{n}" for n in range(1, 10))  # as the developer container names its queues

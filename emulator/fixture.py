@@ -2,7 +2,7 @@
 
 A test that asks for it runs with an in-process queue manager QM1 made of the reference model: the application's
 own ``ibmmq`` code (``ibmmq.connect("QM1")``, ``QueueManager``, ``Queue``, ``PCFExecute``) reaches it through
-IBM's Python layer. The fixture's value is the :class:`~mq_conformance.adapters.ibmmq_emulator.emulator.Emulator`:
+IBM's Python layer. The fixture's value is the :class:`~mq_conformance.emulator.emulator.Emulator`:
 ``define_queue(name, **attributes)``, ``clock``, ``advance_clock(ms)``, ``queues``, ``depth(name)``,
 ``messages(name)``. See docs/emulator.md.
 """

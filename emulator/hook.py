@@ -18,7 +18,7 @@ from pathlib import Path
 PTH_NAME = "mq_conformance_emulator.pth"
 PTH_LINE = ("import os; (os.environ.get('MQCONF_EMULATOR', '').strip() or "
             "os.environ.get('MQCONF_IBMMQ_EMULATOR', '').strip() == '1') and "
-            "__import__('mq_conformance.adapters.ibmmq_emulator.hook', fromlist=['boot']).boot()\n")
+            "__import__('mq_conformance.emulator.hook', fromlist=['boot']).boot()\n")
 
 
 def boot() -> None:

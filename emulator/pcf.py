@@ -229,7 +229,7 @@ class CommandServer:
             return None
         if name in OBJECT_COMMANDS:  # namelists, channels, authentication information, connections
             return ObjectCommands(self).run(name, parameters)
-        if name.endswith("_SUBSCRIPTION"):  # adapters/ibmmq_emulator/pcf_subscriptions.py
+        if name.endswith("_SUBSCRIPTION"):  # emulator/pcf_subscriptions.py
             from .pcf_subscriptions import run
 
             return run(self, name, parameters)

@@ -1,7 +1,7 @@
 """One line of set-up for ``unittest`` tests of an ``ibmmq`` application (pytest has the ``ibmmq_emulator``
 fixture): a class decorator, or a base class.
 
-    from mq_conformance.adapters.ibmmq_emulator.testing import emulated
+    from mq_conformance.emulator.testing import emulated
 
     @emulated(developer=True)          # QM1 with DEV.QUEUE.1-3 for the whole class
     class OrderTests(unittest.TestCase):

@@ -16,7 +16,7 @@ Beyond the model, the emulator answers what an application of a real queue manag
 - the default model queue ``SYSTEM.DEFAULT.MODEL.QUEUE`` (temporary dynamic), defined in the model, from which
   PCFExecute makes its reply queue;
 - the command server: SYSTEM.ADMIN.COMMAND.QUEUE is a local queue of the model; a PCF command put there is run
-  and answered on its ReplyToQ (see :mod:`mq_conformance.adapters.ibmmq_emulator.pcf`).
+  and answered on its ReplyToQ (see :mod:`mq_conformance.emulator.pcf`).
 
 Message handles and properties are handles.py's, publish/subscribe pubsub.py's, asynchronous consumption
 (MQCB/MQCTL) async_consume.py's and MQSTAT native.py's; what is not modelled (MQBEGIN, global units of work;
@@ -477,7 +477,7 @@ class Emulator:
 
     Application-facing helpers (:meth:`define_queue`, :attr:`clock`, :meth:`depth`, :meth:`messages`,
     :meth:`advance_clock`) let a test set up and inspect the queue manager; the ``MQ*`` methods are the native
-    functions (see :mod:`mq_conformance.adapters.ibmmq_emulator.native`).
+    functions (see :mod:`mq_conformance.emulator.native`).
     """
 
     def __init__(self, qmgr: str = "QM1", seed: int = 0, spec: Spec | None = None, queues: tuple[str, ...] = (),
@@ -695,7 +695,7 @@ class Emulator:
                 return MQHO_UNUSABLE_HOBJ, od.pack(), MQCC_FAILED, MQRC_HCONN_ERROR
             if od.ObjectType == MQOT_Q_MGR:
                 return self._open_special(conn, od, "qmgr", options)
-            if od.ObjectType == MQOT_TOPIC:  # adapters/ibmmq_emulator/pubsub.py
+            if od.ObjectType == MQOT_TOPIC:  # emulator/pubsub.py
                 from .pubsub import topic_od
 
                 model = topic_od(od, strings or {})
@@ -806,7 +806,7 @@ class Emulator:
             if conn is None:
                 return md_codec.repack(md), pmo_codec.repack(pmo), MQCC_FAILED, MQRC_HCONN_ERROR
             name = _text(od.ObjectName)
-            if od.ObjectType == MQOT_TOPIC:  # adapters/ibmmq_emulator/pubsub.py
+            if od.ObjectType == MQOT_TOPIC:  # emulator/pubsub.py
                 from .pubsub import topic_od
 
                 model = topic_od(od, strings or {})

@@ -3,11 +3,11 @@
 IBM's ``ibmmq`` package is a Python layer over one C module, ``ibmmqc``, whose functions take and return packed
 MQI structures. This module has the same functions with the same arguments and return tuples (as IBM's
 mq-mqi-python ``code/ibmmq/ibmmqc.c`` builds them), and the same module attributes the Python layer reads
-(``__version__``, ``__cmdlevel__``, ``__mqbuild__``, ``__strucversions__``). :func:`mq_conformance.adapters.ibmmq_emulator.install`
+(``__version__``, ``__cmdlevel__``, ``__mqbuild__``, ``__strucversions__``). :func:`mq_conformance.emulator.install`
 places it in ``sys.modules`` as ``ibmmq.ibmmqc`` before ``ibmmq`` is imported; nothing of IBM's is copied or
 changed on disk.
 
-Each connection handle belongs to the :class:`~mq_conformance.adapters.ibmmq_emulator.emulator.Emulator` that made it; MQCONN
+Each connection handle belongs to the :class:`~mq_conformance.emulator.emulator.Emulator` that made it; MQCONN
 and MQCONNX go to the emulator most recently activated (:func:`activate`). With none active, a connect fails
 with MQRC_Q_MGR_NOT_AVAILABLE, as on a machine without a queue manager.
 
@@ -310,7 +310,7 @@ def MQSTAT(hconn: int, status_type: int, sts: bytes) -> tuple[bytes, int, int]: 
 
 def MQSUB(hconn: int, sd: bytes, hobj: int,  # noqa: N802
           strings: dict | None = None) -> tuple[bytes, int, int, int, int]:
-    """MQSUB (adapters/ibmmq_emulator/pubsub.py); ``strings`` as for MQOPEN."""
+    """MQSUB (emulator/pubsub.py); ``strings`` as for MQOPEN."""
     emulator = _owner(hconn)
     if emulator is None:
         return sd, hobj, -1, MQCC_FAILED, MQRC_HCONN_ERROR
@@ -318,7 +318,7 @@ def MQSUB(hconn: int, sd: bytes, hobj: int,  # noqa: N802
 
 
 def MQSUBRQ(hconn: int, hsub: int, action: int, sro: bytes) -> tuple[bytes, int, int]:  # noqa: N802
-    """MQSUBRQ (adapters/ibmmq_emulator/pubsub.py)."""
+    """MQSUBRQ (emulator/pubsub.py)."""
     emulator = _owner(hconn)
     if emulator is None:
         return sro, MQCC_FAILED, MQRC_HCONN_ERROR
@@ -345,7 +345,7 @@ def MQCBINIT(function: Any) -> None:  # noqa: N802
 
 
 def MQCRTMH(hconn: int, cmho: bytes) -> tuple[int, int, int]:  # noqa: N802
-    """Message handles: adapters/ibmmq_emulator/handles.py."""
+    """Message handles: emulator/handles.py."""
     emulator = _owner(hconn)
     return handles.crtmh(emulator, hconn, cmho) if emulator else (-1, MQCC_FAILED, MQRC_HCONN_ERROR)
 

@@ -1,10 +1,10 @@
 """The reference model as an in-process IBM MQ for applications written with IBM's ``ibmmq`` package.
 
 ``ibmmq`` (IBM's Python layer, pymqi's successor) calls one native module, ``ibmmq.ibmmqc``, which needs IBM's C
-client. :func:`install` puts :mod:`mq_conformance.adapters.ibmmq_emulator.native` in its place in ``sys.modules``, so the real
+client. :func:`install` puts :mod:`mq_conformance.emulator.native` in its place in ``sys.modules``, so the real
 Python layer (structures, QueueManager, Queue, PCFExecute) runs unchanged over the model. Then::
 
-    from mq_conformance.adapters.ibmmq_emulator import emulated_mq
+    from mq_conformance.emulator import emulated_mq
 
     with emulated_mq() as mq:                 # QM1, in this process
         mq.define_queue("APP.IN", MaxQDepth=10)

@@ -1,7 +1,7 @@
 """The emulated native module of an application whose queue manager is ``mqconf emulator --listen``: the same
 functions as :mod:`.native`, each sent over a socket to the listening emulator (:mod:`.wire`).
 
-Installed as ``ibmmq.ibmmqc`` by :func:`mq_conformance.adapters.ibmmq_emulator.install_remote` when the
+Installed as ``ibmmq.ibmmqc`` by :func:`mq_conformance.emulator.install_remote` when the
 environment variable ``MQCONF_EMULATOR`` is set (the suite's pytest plugin and ``.pth`` hook read it). Every
 MQCONN/MQCONNX opens its own socket, to the address the application would reach a real queue manager at:
 
@@ -130,7 +130,7 @@ def _cno_ccdt_url(cno: bytes | None) -> str:
 def routes_for(name: Any, cd: bytes | None, cno: bytes | None) -> list[tuple[str, str]]:
     """``(address, channel)`` to try in order for one connect: MQCONF_EMULATOR's address; else, as IBM's client
     chooses a channel, the MQCD's ConnectionName, the MQCNO's CCDT, MQSERVER, the CCDT of MQCCDTURL or
-    MQCHLLIB/MQCHLTAB (adapters/ibmmq_emulator/ccdt.py), localhost(1414). ``ccdt.CcdtError`` for a CCDT that
+    MQCHLLIB/MQCHLTAB (emulator/ccdt.py), localhost(1414). ``ccdt.CcdtError`` for a CCDT that
     cannot be used."""
     from . import ccdt
 
@@ -240,7 +240,7 @@ for _name in dir(native):
     if _name.startswith("MQ") and _name.isupper() and callable(getattr(native, _name)) and _name not in _LOCAL:
         globals()[_name] = _forwarder(_name)
 # The calls whose structures carry MQCHARV strings: read here, where their pointers point, and sent as text (the
-# listening emulator never follows a pointer into this process; adapters/ibmmq_emulator/pubsub.py).
+# listening emulator never follows a pointer into this process; emulator/pubsub.py).
 from . import pubsub as _pubsub  # noqa: E402 - after the forwarders it overrides
 
 
