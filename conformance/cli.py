@@ -530,7 +530,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                     "ibmmq applications in other processes reach (docs/emulator.md)")
     emulator.add_argument("--listen", metavar="ADDRESS",
                           help="where to listen: host:port, host(port) or unix:/path (e.g. localhost:1414)")
-    emulator.add_argument("--qmgr", default="QM1", help="the queue manager's name (default QM1)")
+    emulator.add_argument("--qmgr", action="append", default=[], metavar="NAME",
+                          help="a queue manager's name (default QM1; repeat for several in one listener, the first "
+                               "being the one a blank queue-manager name reaches)")
     emulator.add_argument("--developer", action="store_true",
                           help="add IBM's developer objects: DEV.QUEUE.1-3, DEV.DEAD.LETTER.QUEUE (the DLQ), "
                                "DEV.APP.MODEL.QUEUE")
@@ -539,6 +541,15 @@ def build_parser() -> argparse.ArgumentParser:
                                "MQRC_NOT_AUTHORIZED); without any, credentials are not checked")
     emulator.add_argument("--require-user", action="append", default=[], metavar="CHANNEL",
                           help="connections over this channel (repeat; * for all) must give a user and password")
+    emulator.add_argument("--max-connections", type=int, default=256, metavar="N",
+                          help="sockets served at once, connected or not (default 256; more are closed at once)")
+    emulator.add_argument("--handshake-timeout", type=float, default=10.0, metavar="SECONDS",
+                          help="a socket must have said HELLO and CONNX within this time (default 10)")
+    emulator.add_argument("--idle-timeout", type=float, default=0.0, metavar="SECONDS",
+                          help="end a connected socket that sends nothing for this long (default 0: never)")
+    emulator.add_argument("--max-message-length", type=int, default=104_857_600, metavar="BYTES",
+                          help="the longest message a frame may carry after CONNX (default 104857600, MQ's "
+                               "largest); before CONNX a frame is at most 64 KiB")
     emulator.add_argument("--virtual-clock", action="store_true",
                           help="the model's clock, moving only when told, instead of the wall clock")
     emulator.add_argument("--install-hook", action="store_true",
@@ -576,16 +587,28 @@ def run_emulator(args: argparse.Namespace) -> int:
     users = {}
     for entry in args.user:
         name, sep, password = entry.partition(":")
-        if not sep or not name:
-            raise AdapterError(f"--user {entry!r}: give NAME:PASSWORD")
+        if not sep or not name or not password:
+            raise AdapterError(f"--user {entry!r}: give NAME:PASSWORD (a password is never empty)")
         users[name] = password
+    from mq_conformance.emulator.server import Budgets
+    from mq_conformance.emulator.session import MAX_FRAME, MAX_MESSAGE
+
+    if args.max_connections < 1 or args.handshake_timeout <= 0 or args.idle_timeout < 0 or \
+            args.max_message_length < 0:
+        raise AdapterError("mqconf emulator: --max-connections and --handshake-timeout must be positive, "
+                           "--idle-timeout and --max-message-length not negative")
+    budgets = Budgets(max_connections=args.max_connections, handshake_seconds=args.handshake_timeout,
+                      idle_seconds=args.idle_timeout,
+                      max_frame=MAX_FRAME - MAX_MESSAGE + args.max_message_length)
+    qmgrs = tuple(args.qmgr) or ("QM1",)
     try:
-        listener = hook.listen(args.listen, qmgr=args.qmgr, developer=args.developer, users=users,
-                               real_time=not args.virtual_clock, require_user=tuple(args.require_user))
+        listener = hook.listen(args.listen, qmgr=qmgrs, developer=args.developer, users=users,
+                               real_time=not args.virtual_clock, require_user=tuple(args.require_user),
+                               budgets=budgets)
     except (EmulatorUnavailable, ValueError) as exc:
         raise AdapterError(f"mqconf emulator: {exc}") from None
-    print(f"mqconf emulator: queue manager {args.qmgr} listening at {listener.address}; "
-          f"MQCONF_EMULATOR=1 in an application's environment reaches it", flush=True)
+    print(f"mqconf emulator: queue manager{'s' if len(qmgrs) > 1 else ''} {' '.join(qmgrs)} listening at "
+          f"{listener.address}; MQCONF_EMULATOR=1 in an application's environment reaches it", flush=True)
     try:
         listener.serve_forever()
     finally:

@@ -667,6 +667,11 @@ class Emulator:
         if conn is not None:
             conn.channel, conn.conname = channel[:20], conname[:264]
 
+    def wake(self) -> None:
+        """Wake every waiting get to look again (a session of the listener cancelled or ended)."""
+        with self._lock:
+            self._changed.notify_all()
+
     def abandon(self, hconn: int) -> None:
         """A connection whose application went away (its socket closed): uncommitted work is backed out, then it
         is disconnected."""
@@ -708,7 +713,7 @@ class Emulator:
             name = _text(od.ObjectName)
             model_od = MQOD(ObjectName=name, ObjectQMgrName=_text(od.ObjectQMgrName),
                             DynamicQName=_text(od.DynamicQName))
-            selection_string = handles.selection_string(od)
+            selection_string = (strings or {}).get("SelectionString") or handles.selection_string(od)
             if selection_string is None:
                 result = self._model(lambda: self.world.open(conn.qmgr, conn.hconn, model_od, options))
             else:  # MQOD SelectionString (reference/selection.py)
@@ -849,8 +854,9 @@ class Emulator:
                 pmo_codec.repack(pmo) if result.pmo is None else pmo_codec.encode(pmo, result.pmo),
                 result.comp_code, result.reason)
 
-    def MQGET(self, hconn: int, hobj: int, md_raw: bytes, gmo_raw: bytes,
-              max_length: int) -> tuple[bytes, bytes, bytes, int, int, int]:
+    def MQGET(self, hconn: int, hobj: int, md_raw: bytes, gmo_raw: bytes, max_length: int,
+              cancel: Any = None) -> tuple[bytes, bytes, bytes, int, int, int]:
+        """MQGET; ``cancel`` (the listener's): called while the get waits, a reason ends the wait with it."""
         md_codec, gmo_codec = codec("MD"), codec("GMO")
         with self._guard:
             md, model_md = md_codec.decode(md_raw)
@@ -864,7 +870,8 @@ class Emulator:
             if not isinstance(max_length, int) or max_length < 0:
                 return (b"", md_codec.repack(md), gmo_codec.repack(gmo), 0, MQCC_FAILED,
                         V["MQRC_BUFFER_LENGTH_ERROR"])
-            result = self._get(conn, hobj, model_md, model_gmo, gmo_codec.value(gmo, "MsgHandle"), max_length)
+            result = self._get(conn, hobj, model_md, model_gmo, gmo_codec.value(gmo, "MsgHandle"), max_length,
+                               cancel)
             # the descriptor fields the model does not keep come back as a default application type and blanks
             md_out = md_codec.repack(md) if result.md is None else md_codec.encode(md, result.md, blanks=True)
             gmo_out = gmo_codec.repack(gmo) if result.gmo is None else gmo_codec.encode(gmo, result.gmo)
@@ -872,11 +879,14 @@ class Emulator:
             length = result.data_length if result.data_length is not None else 0
             return data, md_out, gmo_out, length, result.comp_code, result.reason
 
-    def _get(self, conn: _Conn, hobj: int, model_md: MQMD, model_gmo: MQGMO, hmsg: int, max_length: int) -> Result:
+    def _get(self, conn: _Conn, hobj: int, model_md: MQMD, model_gmo: MQGMO, hmsg: int, max_length: int,
+             cancel: Any = None) -> Result:
         """The model's MQGET; with MQGMO_WAIT and no message, wait on the condition in real time until a matching
         message becomes available (put or committed by another connection, backed out, its mark lapsed) or the
         WaitInterval ends (MQWI_UNLIMITED: no end). The model itself never waits: it is asked with a zero
-        interval, as often as something changes. Clauses: get.wait.*."""
+        interval, as often as something changes. ``cancel()`` (a session of the listener) is asked before each
+        try after the first and at least every second: a reason it gives ends the wait, so a client gone or
+        cancelling never takes a message it cannot receive. Clauses: get.wait.*."""
         interval = model_gmo.WaitInterval
         waiting = self.waits and model_gmo.Options & MQGMO_WAIT and (interval >= 0 or interval == MQWI_UNLIMITED)
         if not waiting:
@@ -885,7 +895,14 @@ class Emulator:
             except NotModelled as exc:
                 return refuse(str(exc))
         deadline = None if interval == MQWI_UNLIMITED else time.monotonic() + interval / 1000
+        longest = 60 if cancel is None else 1
+        first = True
         while True:
+            if not first and cancel is not None:
+                ended = cancel()
+                if ended:
+                    return Result(MQCC_FAILED, ended, [])
+            first = False
             asked_md, asked_gmo = model_md.copy(), model_gmo.copy()
             asked_gmo.WaitInterval = 0
             result = self._model(lambda: self._get_once(conn, hobj, asked_md, asked_gmo, max_length, hmsg))
@@ -898,7 +915,7 @@ class Emulator:
                 return result
             self._waiting += 1
             try:
-                self._changed.wait(remaining if remaining is None or remaining < 60 else 60)
+                self._changed.wait(longest if remaining is None or remaining > longest else remaining)
             finally:
                 self._waiting -= 1
             if not any(other is conn for other in self._conns.values()):  # gone meanwhile (MQDISC, reset)

@@ -140,25 +140,34 @@ def inqmp(emulator: Emulator, hconn: int, hmsg: int, impo: Any, name: Any, pd: A
           max_value_length: int) -> tuple[Any, int, str, int, int]:
     """MQINQMP. A value longer than ``max_value_length`` fails with MQRC_PROPERTY_VALUE_TOO_BIG and its
     DataLength, so that the application can ask again with a buffer that fits (properties.inquire.value-length)."""
+    value, length, returned, _type, comp, reason = inqmp_typed(emulator, hconn, hmsg, impo, name, pd, type_,
+                                                               max_value_length)
+    return value, length, returned, comp, reason
+
+
+def inqmp_typed(emulator: Emulator, hconn: int, hmsg: int, impo: Any, name: Any, pd: Any, type_: int,
+                max_value_length: int) -> tuple[Any, int, str, str, int, int]:
+    """MQINQMP as :func:`inqmp`, with the property's type name (MQTYPE_*) before CompCode: a C caller is told
+    the type (the listener's INQMP)."""
     with emulator._call():
         options = _options(emulator, "IMPO", impo, "MQIMPO")
         found = _model_handle(emulator, hconn, hmsg)
         if isinstance(found, Result):
-            return None, 0, "", found.comp_code, found.reason
+            return None, 0, "", "", found.comp_code, found.reason
         wanted = name_of(type_, "MQTYPE")
         asked = _name(name)
         result = emulator._model(lambda: properties.inquire_property(*found, asked, wanted, options))
         if result.failed or result.attributes is None:
-            return None, 0, "", result.comp_code, result.reason
+            return None, 0, "", "", result.comp_code, result.reason
         answer = result.attributes
         type_name, value = answer["Type"], answer["Value"]
         length = _data_length(type_name, value)
         if length > max_value_length:
-            return None, length, "", MQCC_FAILED, V["MQRC_PROPERTY_VALUE_TOO_BIG"]
+            return None, length, "", type_name, MQCC_FAILED, V["MQRC_PROPERTY_VALUE_TOO_BIG"]
         returned = answer["Name"] if "%" in asked else ""
         if type_name == "MQTYPE_BOOLEAN":
             value = int(bool(value))
-        return value, length, returned, result.comp_code, result.reason
+        return value, length, returned, type_name, result.comp_code, result.reason
 
 
 def dltmp(emulator: Emulator, hconn: int, hmsg: int, dmpo: Any, name: Any) -> tuple[int, int]:

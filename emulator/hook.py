@@ -40,15 +40,28 @@ def install_pth(site_packages: Path | None = None) -> Path:
     return path
 
 
-def listen(address: str, qmgr: str = "QM1", developer: bool = False, users: Mapping[str, str] | None = None,
-           real_time: bool = True, require_user: tuple[str, ...] = ()):
-    """A started :class:`~.server.Listener` for a new emulated queue manager (not yet serving)."""
-    from . import load_ibmmq
+def listen(address: str, qmgr: str | tuple[str, ...] = "QM1", developer: bool = False,
+           users: Mapping[str, str] | None = None, real_time: bool = True, require_user: tuple[str, ...] = (),
+           budgets=None):
+    """A :class:`~.server.Listener` (not yet serving) for new emulated queue managers: ``qmgr`` names one or
+    several (the first is the default a blank QMgrName reaches). ``ValueError`` (one line) when it cannot listen
+    at ``address``."""
+    from . import NATIVE_NAME, load_ibmmq
     from .emulator import Emulator
     from .server import Listener
 
-    load_ibmmq()
-    emulator = Emulator(qmgr=qmgr, real_time=real_time)
-    if developer:
-        emulator.developer()
-    return Listener(address, emulator, users, require_user)
+    current = sys.modules.get(NATIVE_NAME)
+    if current is not None and getattr(current, "__name__", "").startswith(__package__ + "."):
+        import ibmmq  # noqa: F401 - this environment's start-up hook installed our client: its layouts serve
+    else:
+        load_ibmmq()
+    names = (qmgr,) if isinstance(qmgr, str) else tuple(qmgr)
+    if len(set(names)) != len(names):
+        raise ValueError(f"a queue manager named twice: {' '.join(names)}")
+    emulators = []
+    for name in names:
+        emulator = Emulator(qmgr=name, real_time=real_time)
+        if developer:
+            emulator.developer()
+        emulators.append(emulator)
+    return Listener(address, emulators, users, require_user, budgets)

@@ -99,13 +99,22 @@ def _this_process() -> tuple[str, str]:
     return user, os.path.basename(sys.argv[0] if sys.argv and sys.argv[0] else sys.executable)
 
 
-def connect_as(name: Any, user: str, appl: str) -> tuple[int, int, int]:
-    """MQCONN to the active emulator with an identity given by the caller (the listener's clients)."""
-    return _connect(name, (user, appl))
+def connect_as(name: Any, user: str, appl: str, emulator: Emulator | None = None) -> tuple[int, int, int]:
+    """MQCONN to ``emulator`` (default: the active one) with an identity given by the caller (the listener's
+    clients)."""
+    return _connect(name, (user, appl), emulator)
 
 
-def _connect(name: Any, identity: tuple[str, str] | None = None) -> tuple[int, int, int]:
-    emulator = active()
+def disconnected(hconn: int) -> None:
+    """Forget a connection the listener ended (its emulator has disconnected it)."""
+    with _lock:
+        _owners.pop(hconn, None)
+        _put_status.pop(hconn, None)
+
+
+def _connect(name: Any, identity: tuple[str, str] | None = None,
+             emulator: Emulator | None = None) -> tuple[int, int, int]:
+    emulator = emulator or active()
     if emulator is None:
         return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NOT_AVAILABLE
     user, appl = identity or _this_process()
@@ -183,11 +192,12 @@ def MQPUT1(hconn: int, od: bytes, md: bytes, pmo: bytes, msg: bytes,  # noqa: N8
 
 
 def MQGET(hconn: int, hobj: int, md: bytes, gmo: bytes,  # noqa: N802
-          max_length: int) -> tuple[bytes, bytes, bytes, int, int, int]:
+          max_length: int, cancel: Any = None) -> tuple[bytes, bytes, bytes, int, int, int]:
+    """``cancel``: the listener's session (Emulator.MQGET)."""
     emulator = _owner(hconn)
     if emulator is None:
         return b"", md, gmo, 0, MQCC_FAILED, MQRC_HCONN_ERROR
-    result = emulator.MQGET(hconn, hobj, md, gmo, max_length)
+    result = emulator.MQGET(hconn, hobj, md, gmo, max_length, cancel)
     if result[5] == MQRC_NO_MSG_AVAILABLE and isinstance(gmo, bytes | bytearray) and len(gmo) >= 12 and \
             int.from_bytes(gmo[8:12], sys.byteorder) & MQGMO_SET_SIGNAL:
         # the model checked the call and found no message: where a queue manager would set the signal

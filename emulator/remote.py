@@ -1,5 +1,5 @@
 """The emulated native module of an application whose queue manager is ``mqconf emulator --listen``: the same
-functions as :mod:`.native`, each sent over a socket to the listening emulator (:mod:`.wire`).
+functions as :mod:`.native`, each a request of the session protocol (emulator/session.py) to the listener.
 
 Installed as ``ibmmq.ibmmqc`` by :func:`mq_conformance.emulator.install_remote` when the
 environment variable ``MQCONF_EMULATOR`` is set (the suite's pytest plugin and ``.pth`` hook read it). Every
@@ -11,19 +11,29 @@ MQCONN/MQCONNX opens its own socket, to the address the application would reach 
   ``localhost(1414)``.
 
 The user and password of an MQCSP go to the emulator (which may refuse them with MQRC_NOT_AUTHORIZED); so do the
-user this process runs as and the program's name, the identity its puts carry.
+user this process runs as and the program's name, the identity its puts carry. An MQCD that asks for TLS
+(SSLCipherSpec set) fails the connect with MQRC_SSL_INITIALIZATION_ERROR: the listener speaks no TLS, and a
+connection meant to be encrypted is never made in clear. The strings an MQOD or MQSD points to (ObjectString,
+SelectionString, SubName, SubUserData) are read here, in the process that owns them, and sent by value; MQCB and
+MQCTL run here too (emulator/async_consume.py), their consumer's gets going to the listener.
 """
 
 from __future__ import annotations
 
 import ctypes
+import itertools
+import logging
 import os
 import sys
 import threading
 from typing import Any
 
-from . import async_consume, native, wire
-from .emulator import MQCC_FAILED, MQHC_UNUSABLE_HCONN, MQRC_Q_MGR_NOT_AVAILABLE, EmulatorError
+from mq_conformance.reference.constants import VALUES, name_of
+
+from . import async_consume, native
+from . import session as protocol
+from .emulator import MQCC_FAILED, MQHC_UNUSABLE_HCONN, MQRC_Q_MGR_NOT_AVAILABLE, EmulatorError, layout
+from .session import ProtocolError, Verb
 
 # The module attributes IBM's Python layer reads, as the in-process module has them.
 __version__ = native.__version__
@@ -33,25 +43,33 @@ __strucversions__ = native.__strucversions__
 error = EmulatorError
 globals()["ibmmqc.error"] = EmulatorError
 
+LOG = logging.getLogger("mq_conformance.emulator")
 DEFAULT_ADDRESS = "localhost(1414)"
 MQRC_HOST_NOT_AVAILABLE = 2538
+MQRC_CHANNEL_NOT_AVAILABLE = 2537
+MQRC_SSL_INITIALIZATION_ERROR = 2393
+MQRC_HCONN_ERROR = 2018
+MQRC_CONNECTION_BROKEN = 2009
+MQHO_UNUSABLE_HOBJ = -1
+MQHM_UNUSABLE_HMSG = -1
+NAME_BUFFER = 4096  # the ReturnedName IBM's Python layer can take
 ENVIRONMENT = "MQCONF_EMULATOR"
 
 
 class _Channel:
-    """One connection's socket; one call at a time on it."""
+    """One connection's socket: one call at a time on it."""
 
     def __init__(self, sock):
         self.sock = sock
+        self.reader = protocol.Reader(sock)
         self.lock = threading.Lock()
+        self.tags = itertools.count(1)
+        self.hconn = MQHC_UNUSABLE_HCONN  # the listener's handle of this connection
 
-    def call(self, name: str, *args: Any) -> list:
+    def call(self, verb: int, *values: Any) -> list:
+        """``[CompCode, Reason, outputs...]``; :class:`ProtocolError` or OSError when the session is gone."""
         with self.lock:
-            wire.send(self.sock, [name, *args])
-            reply = wire.receive(self.sock)
-        if reply[0] == "ok":
-            return reply[1]
-        raise EmulatorError(reply[1])
+            return protocol.call(self.sock, self.reader, verb, next(self.tags) & 0xFFFF_FFFF, *values)
 
     def close(self) -> None:
         try:
@@ -61,7 +79,8 @@ class _Channel:
 
 
 _lock = threading.Lock()
-_channels: dict[int, _Channel] = {}
+_channels: dict[int, _Channel] = {}  # this process's Hconn -> its connection
+_HCONNS = itertools.count(0x0300_0001)  # this process's own numbering: two listeners may hand out the same one
 
 
 def _cd_field(cd: bytes | None, name: str) -> str:
@@ -153,19 +172,37 @@ def routes_for(name: Any, cd: bytes | None, cno: bytes | None) -> list[tuple[str
     return [(DEFAULT_ADDRESS, "")]
 
 
+def _charv(raw: bytes, cls_name: str, *names: str) -> list[bytes]:
+    """The strings the MQCHARV fields ``names`` of a structure packed in this process point to (read here, where
+    they live), empty for none or for a structure that cannot be read."""
+    try:
+        structure = layout(cls_name).unpack(bytes(raw))
+    except Exception:  # noqa: BLE001 - an unreadable structure: the listener refuses it
+        return [b""] * len(names)
+    found = []
+    for name in names:
+        pointer = getattr(structure, f"{name}VSPtr", 0)
+        length = getattr(structure, f"{name}VSLength", 0)
+        found.append(ctypes.string_at(pointer, length) if pointer and 0 < length <= protocol.MAX_FRAME else b"")
+    return found
+
+
 def _open(name: Any, cd: bytes | None, csp: bytes | None, cno: bytes | None = None) -> tuple[int, int, int]:
     from .ccdt import CcdtError
 
+    if _cd_field(cd, "SSLCipherSpec"):
+        LOG.warning("MQRC_SSL_INITIALIZATION_ERROR (2393): the channel asks for TLS (SSLCipherSpec %s), which the "
+                    "emulator's listener does not offer; not connecting in clear", _cd_field(cd, "SSLCipherSpec"))
+        return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_SSL_INITIALIZATION_ERROR
     try:
         candidates = routes_for(name, cd, cno)
     except CcdtError as exc:
         return MQHC_UNUSABLE_HCONN, MQCC_FAILED, exc.reason
-    if isinstance(name, bytes) and name.strip().startswith(b"*"):
-        name = b""  # a queue-manager group: whichever queue manager the channel reaches
+    raw_name = name if isinstance(name, bytes) else str(name or "").encode("utf-8")
     sock, channel_name, address = None, "", ""
     for address, channel_name in candidates:
         try:
-            sock = wire.connect(address)
+            sock = protocol.connect(address)
             break
         except (OSError, ValueError):
             continue
@@ -177,37 +214,52 @@ def _open(name: Any, cd: bytes | None, csp: bytes | None, cno: bytes | None = No
     channel = _Channel(sock)
     user, password = _credentials(csp)
     os_user, appl = native._this_process()  # noqa: SLF001 - one definition of this process's identity
-    identity = {"user": user, "password": password, "os_user": os_user, "appl": appl, "channel": channel_name}
     try:
-        hconn, comp, reason = channel.call("CONNECT", name, identity)
-    except (wire.WireError, OSError):
-        channel.close()
-        return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NOT_AVAILABLE
+        comp, reason, version = channel.call(Verb.HELLO, protocol.MAGIC, protocol.VERSION, protocol.VERSION)
+        if comp == MQCC_FAILED:
+            channel.close()
+            return MQHC_UNUSABLE_HCONN, comp, reason
+        comp, reason, hconn, _token = channel.call(
+            Verb.CONNX, raw_name[:48].ljust(48, b" "), bytes(cno or b""), (user or "").encode("utf-8"),
+            (password or "").encode("utf-8"), channel_name.encode("utf-8")[:20].ljust(20, b" "),
+            appl.encode("utf-8")[:28].ljust(28, b" "), os_user.encode("utf-8"))
+    except (ProtocolError, OSError):
+        channel.close()  # closed before it answered: the listener has no room for another connection
+        return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_CHANNEL_NOT_AVAILABLE
     if comp == MQCC_FAILED:
         channel.close()
-    else:
-        with _lock:
-            _channels[hconn] = channel
-    return hconn, comp, reason
-
-
-def _forward(name: str, hconn: Any, *args: Any) -> Any:
+        return MQHC_UNUSABLE_HCONN, comp, reason
+    channel.hconn = hconn
+    local = next(_HCONNS)
     with _lock:
-        channel = _channels.get(hconn) if isinstance(hconn, int) else None
-    if channel is None:  # not a connection of this process: the in-process module's answer (MQRC_HCONN_ERROR)
-        return getattr(native, name)(hconn, *args)
+        _channels[local] = channel
+    return local, comp, reason
+
+
+def _request(hconn: Any, verb: int, *values: Any) -> tuple[list | None, int]:
+    """``(reply items, 0)``, or ``(None, reason)`` when ``hconn`` is no connection of this process
+    (MQRC_HCONN_ERROR) or the listener went away during the call (MQRC_CONNECTION_BROKEN; the connection is
+    then gone)."""
+    channel = _channels.get(hconn) if type(hconn) is int else None
+    if channel is None:
+        return None, MQRC_HCONN_ERROR
     try:
-        result = tuple(channel.call(name, hconn, *args))
-    except (wire.WireError, OSError):
-        with _lock:
-            _channels.pop(hconn, None)
+        return channel.call(verb, channel.hconn, *values), 0
+    except (ProtocolError, OSError):
+        _drop(hconn)
+        return None, MQRC_CONNECTION_BROKEN
+
+
+def _drop(hconn: int) -> None:
+    with _lock:
+        channel = _channels.pop(hconn, None)
+    if channel is not None:
         channel.close()
-        return getattr(native, name)(hconn, *args)  # the queue manager is gone: MQRC_HCONN_ERROR
-    if name == "MQDISC" and result and result[0] != MQCC_FAILED:
-        with _lock:
-            _channels.pop(hconn, None)
-        channel.close()
-    return result
+
+
+def _keep(cls_name: str, sent: bytes, returned: bytes) -> bytes:
+    """A returned structure with the caller's own pointers in it again (the listener zeroes them)."""
+    return protocol.shape(cls_name).pointers_of(sent, returned)
 
 
 # -- the native functions -----------------------------------------------------------------------------------
@@ -223,63 +275,169 @@ def MQCONNX(name: bytes, cno: bytes | None, cd: bytes | None, csp: bytes | None,
     return _open(name, cd, csp, cno)
 
 
-def _forwarder(name: str):
-    def call(hconn: Any, *args: Any) -> Any:
-        return _forward(name, hconn, *args)
-
-    call.__name__ = call.__qualname__ = name
-    call.__doc__ = f"{name}, answered by the listening emulator."
-    return call
-
-
-# Every native function of the in-process module that works on a connection is forwarded to the listener (those
-# other helpers add, message properties and publish/subscribe, included); the ones that need no connection are
-# answered here.
-_LOCAL = {"MQCONN", "MQCONNX", "MQCBINIT", "MQLOGCF", "MQCB", "MQCTL"}
-for _name in dir(native):
-    if _name.startswith("MQ") and _name.isupper() and callable(getattr(native, _name)) and _name not in _LOCAL:
-        globals()[_name] = _forwarder(_name)
-# The calls whose structures carry MQCHARV strings: read here, where their pointers point, and sent as text (the
-# listening emulator never follows a pointer into this process; emulator/pubsub.py).
-from . import pubsub as _pubsub  # noqa: E402 - after the forwarders it overrides
-
-
-def MQOPEN(hconn: Any, od: bytes, options: int) -> Any:  # noqa: N802
-    return _forward("MQOPEN", hconn, od, options, _pubsub.local_strings(od, "OD"))
-
-
-def MQPUT1(hconn: Any, od: bytes, md: bytes, pmo: bytes, msg: bytes) -> Any:  # noqa: N802
-    return _forward("MQPUT1", hconn, od, md, pmo, msg, _pubsub.local_strings(od, "OD"))
-
-
-def MQSUB(hconn: Any, sd: bytes, hobj: int) -> Any:  # noqa: N802
-    return _forward("MQSUB", hconn, sd, hobj, _pubsub.local_strings(sd, "SD"))
-
-
-def MQDISC(hconn: Any) -> Any:  # noqa: N802
+def MQDISC(hconn: Any) -> tuple[int, int]:  # noqa: N802
     async_consume.forget(hconn)  # its callbacks stop and are deregistered first
-    return _forward("MQDISC", hconn)
+    out, failed = _request(hconn, Verb.DISC)
+    if out is None:
+        return MQCC_FAILED, failed
+    if out[0] != MQCC_FAILED:
+        _drop(hconn)
+    return out[0], out[1]
+
+
+def MQOPEN(hconn: Any, od: bytes, options: int) -> tuple[int, bytes, int, int]:  # noqa: N802
+    object_string, selection_string = _charv(od, "OD", "ObjectString", "SelectionString")
+    out, failed = _request(hconn, Verb.OPEN, od, options, object_string, selection_string, 0)
+    if out is None:
+        return MQHO_UNUSABLE_HOBJ, od, MQCC_FAILED, failed
+    comp, reason, od_out, hobj, _resolved = out
+    return hobj, _keep("OD", od, od_out), comp, reason
+
+
+def MQCLOSE(hconn: Any, hobj: int, options: int) -> tuple[int, int]:  # noqa: N802
+    out, failed = _request(hconn, Verb.CLOSE, hobj, options)
+    return (MQCC_FAILED, failed) if out is None else (out[0], out[1])
+
+
+def MQPUT(hconn: Any, hobj: int, md: bytes, pmo: bytes, msg: bytes) -> tuple[bytes, bytes, int, int]:  # noqa: N802
+    out, failed = _request(hconn, Verb.PUT, hobj, md, pmo, bytes(msg))
+    if out is None:
+        return md, pmo, MQCC_FAILED, failed
+    comp, reason, md_out, pmo_out = out
+    return md_out, _keep("PMO", pmo, pmo_out), comp, reason
+
+
+def MQPUT1(hconn: Any, od: bytes, md: bytes, pmo: bytes, msg: bytes) -> tuple[bytes, bytes, int, int]:  # noqa: N802
+    object_string, selection_string = _charv(od, "OD", "ObjectString", "SelectionString")
+    out, failed = _request(hconn, Verb.PUT1, od, object_string, selection_string, md, pmo, bytes(msg))
+    if out is None:
+        return md, pmo, MQCC_FAILED, failed
+    comp, reason, _od_out, md_out, pmo_out = out
+    return md_out, _keep("PMO", pmo, pmo_out), comp, reason
+
+
+def MQGET(hconn: Any, hobj: int, md: bytes, gmo: bytes,  # noqa: N802
+          max_length: int) -> tuple[bytes, bytes, bytes, int, int, int]:
+    out, failed = _request(hconn, Verb.GET, hobj, md, gmo, max_length)
+    if out is None:
+        return b"", md, gmo, 0, MQCC_FAILED, failed
+    comp, reason, md_out, gmo_out, data, data_length = out
+    return data, md_out, gmo_out, data_length, comp, reason
+
+
+def MQCMIT(hconn: Any) -> tuple[int, int]:  # noqa: N802
+    out, failed = _request(hconn, Verb.CMIT)
+    return (MQCC_FAILED, failed) if out is None else (out[0], out[1])
+
+
+def MQBACK(hconn: Any) -> tuple[int, int]:  # noqa: N802
+    out, failed = _request(hconn, Verb.BACK)
+    return (MQCC_FAILED, failed) if out is None else (out[0], out[1])
+
+
+def MQBEGIN(hconn: Any) -> tuple[int, int]:  # noqa: N802
+    out, failed = _request(hconn, Verb.BEGIN, b"")
+    return (MQCC_FAILED, failed) if out is None else (out[0], out[1])
+
+
+def MQINQ(hconn: Any, hobj: int, selectors: list, int_attrs: list, int_count: int, char_count: int,  # noqa: N802
+          char_length: int) -> tuple[list, bytes, int, int]:
+    if not isinstance(selectors, list) or not isinstance(int_attrs, list):
+        raise EmulatorError("Arg is not a list")
+    out, failed = _request(hconn, Verb.INQ, hobj, _array(selectors), int_count, char_length)
+    if out is None:
+        return int_attrs, b"\0" * max(char_length, 0), MQCC_FAILED, failed
+    comp, reason, ints, chars = out
+    return int_attrs + list(memoryview(ints).cast("i")) if ints else int_attrs, chars, comp, reason
+
+
+def MQSET(hconn: Any, hobj: int, selectors: list, int_attrs: list, char_attrs: bytes) -> tuple[int, int]:  # noqa: N802
+    if not isinstance(selectors, list) or not isinstance(int_attrs, list):
+        raise EmulatorError("Selectors arg is not a list")
+    out, failed = _request(hconn, Verb.SET, hobj, _array(selectors), _array(int_attrs), bytes(char_attrs or b""))
+    return (MQCC_FAILED, failed) if out is None else (out[0], out[1])
+
+
+def _array(values: list) -> bytes:
+    import array
+
+    return array.array("i", [int(v) for v in values]).tobytes()
+
+
+def MQSTAT(hconn: Any, status_type: int, sts: bytes) -> tuple[bytes, int, int]:  # noqa: N802
+    out, failed = _request(hconn, Verb.STAT, status_type, sts)
+    if out is None:
+        return sts, MQCC_FAILED, failed
+    comp, reason, sts_out, _object_string, _sub_name = out
+    return _keep("STS", sts, sts_out), comp, reason
+
+
+def MQSUB(hconn: Any, sd: bytes, hobj: int) -> tuple[bytes, int, int, int, int]:  # noqa: N802
+    strings = _charv(sd, "SD", "ObjectString", "SubName", "SelectionString", "SubUserData")
+    out, failed = _request(hconn, Verb.SUB, sd, hobj, *strings, 0)
+    if out is None:
+        return sd, hobj, MQHO_UNUSABLE_HOBJ, MQCC_FAILED, failed
+    comp, reason, sd_out, hobj_out, hsub, _resolved = out
+    return _keep("SD", sd, sd_out), hobj_out, hsub, comp, reason
+
+
+def MQSUBRQ(hconn: Any, hsub: int, action: int, sro: bytes) -> tuple[bytes, int, int]:  # noqa: N802
+    out, failed = _request(hconn, Verb.SUBRQ, hsub, action, sro)
+    return (sro, MQCC_FAILED, failed) if out is None else (out[2], out[0], out[1])
+
+
+def MQCRTMH(hconn: Any, cmho: bytes) -> tuple[int, int, int]:  # noqa: N802
+    out, failed = _request(hconn, Verb.CRTMH, cmho)
+    return (MQHM_UNUSABLE_HMSG, MQCC_FAILED, failed) if out is None else (out[2], out[0], out[1])
+
+
+def MQDLTMH(hconn: Any, hmsg: int, dmho: bytes) -> tuple[int, int]:  # noqa: N802
+    out, failed = _request(hconn, Verb.DLTMH, hmsg, dmho)
+    return (MQCC_FAILED, failed) if out is None else (out[0], out[1])
+
+
+def MQSETMP(hconn: Any, hmsg: int, smpo: bytes, name: bytes, pd: bytes, type_: int, value: Any,  # noqa: N802
+            value_length: int) -> tuple[int, int]:
+    raw = protocol.value_bytes(name_of(type_, "MQTYPE"), value, value_length)
+    out, failed = _request(hconn, Verb.SETMP, hmsg, smpo, bytes(name), pd, type_, raw)
+    return (MQCC_FAILED, failed) if out is None else (out[0], out[1])
+
+
+def MQINQMP(hconn: Any, hmsg: int, impo: bytes, name: bytes, pd: bytes, type_: int,  # noqa: N802
+            value_length: int) -> tuple[Any, int, str, int, int]:
+    out, failed = _request(hconn, Verb.INQMP, hmsg, impo, bytes(name), pd, type_, value_length, NAME_BUFFER)
+    if out is None:
+        return None, 0, "", MQCC_FAILED, failed
+    comp, reason, _impo, returned, _pd, type_out, raw, data_length = out
+    if comp == MQCC_FAILED:
+        return None, data_length, "", comp, reason
+    type_name = name_of(type_out, "MQTYPE")
+    value = protocol.value_of(type_name, raw) if type_name in VALUES else None
+    return value, data_length, returned.decode("utf-8", "replace"), comp, reason
+
+
+def MQDLTMP(hconn: Any, hmsg: int, dmpo: bytes, name: bytes) -> tuple[int, int]:  # noqa: N802
+    out, failed = _request(hconn, Verb.DLTMP, hmsg, dmpo, bytes(name))
+    return (MQCC_FAILED, failed) if out is None else (out[0], out[1])
 
 
 def _connected(hconn: Any) -> bool:
-    with _lock:
-        return isinstance(hconn, int) and hconn in _channels
+    return type(hconn) is int and hconn in _channels
 
 
 def MQCB(hconn: Any, operation: int, cbd: bytes, hobj: int, md: bytes, gmo: bytes) -> Any:  # noqa: N802
     """MQCB: the callbacks run in this process, on a consumer thread whose gets go to the listener
     (async_consume.py)."""
     if not _connected(hconn):
-        return MQCC_FAILED, native.MQRC_HCONN_ERROR
+        return MQCC_FAILED, MQRC_HCONN_ERROR
     return async_consume.mqcb(sys.modules[__name__], hconn, operation, cbd, hobj, md, gmo)
 
 
 def MQCTL(hconn: Any, operation: int, ctlo: bytes) -> Any:  # noqa: N802
     if not _connected(hconn):
-        return MQCC_FAILED, native.MQRC_HCONN_ERROR
+        return MQCC_FAILED, MQRC_HCONN_ERROR
     return async_consume.mqctl(sys.modules[__name__], hconn, operation, ctlo)
 
 
-for _name in ("MQCBINIT", "MQLOGCF"):
-    if hasattr(native, _name):
-        globals()[_name] = getattr(native, _name)
+MQCBINIT = native.MQCBINIT
+MQLOGCF = native.MQLOGCF

@@ -144,17 +144,18 @@ def test_a_publication_reaches_a_subscriber_in_another_process(queue_manager):
 def test_a_channel_that_requires_a_user_refuses_a_connect_without_one(tmp_path):
     from mq_conformance.emulator.emulator import Emulator
     from mq_conformance.emulator.server import MQRC_NOT_AUTHORIZED, Listener
+    from session_client import RawSession
 
     listener = Listener(f"unix:{tmp_path}/qm.sock", Emulator(), {"admin": "password"}, ("DEV.ADMIN.SVRCONN",))
+    listener.start()
     try:
-        owned: set[int] = set()
-        refused = listener.answer(["CONNECT", b"QM1", {"channel": "DEV.ADMIN.SVRCONN"}], owned)
-        assert refused == ["ok", [-1, 2, MQRC_NOT_AUTHORIZED]] and not owned
-        admitted = listener.answer(["CONNECT", b"QM1", {"channel": "DEV.ADMIN.SVRCONN", "user": "admin",
-                                                         "password": "password"}], owned)
-        assert admitted[1][1:] == [0, 0] and owned == {admitted[1][0]}
-        other = listener.answer(["CONNECT", b"QM1", {"channel": "DEV.APP.SVRCONN"}], owned)
-        assert other[1][1:] == [0, 0]
+        refused = RawSession(listener.address).connx(channel=b"DEV.ADMIN.SVRCONN")
+        assert refused[:3] == [2, MQRC_NOT_AUTHORIZED, -1]
+        admitted = RawSession(listener.address).connx(channel=b"DEV.ADMIN.SVRCONN", user=b"admin",
+                                                      password=b"password")
+        assert admitted[:2] == [0, 0] and listener.emulator.owns(admitted[2])
+        other = RawSession(listener.address).connx(channel=b"DEV.APP.SVRCONN")
+        assert other[:2] == [0, 0]
     finally:
         listener.close()
 
