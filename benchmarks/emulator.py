@@ -1,13 +1,19 @@
-"""The emulator's speed through IBM's ibmmq layer (issue 26), printed, never asserted.
+"""The emulator's speed through IBM's ibmmq layer (issues 26 and 34), printed, never asserted.
 
 1. In one process: puts and gets per second of 1 KB non-persistent messages through IBM's Python layer over the
    emulated native module, against the floor of the same layer over a native module that does nothing (returns
    its structures unchanged with MQCC_OK): the ratio is the emulator's and the model's cost over IBM's own. Each
    side counts its process's CPU time and is the best of ROUNDS rounds of COUNT puts and COUNT gets.
-2. Across processes: MESSAGES messages from 2 threads of one process to 2 threads of another through
+2. Through the listener, side by side in one run with the same Python client loop (a fresh MQMD and MQGMO per
+   call, as applications write it): a putter and a getter of PAIR 1 KB non-persistent messages, as two threads
+   of one process over the in-process emulator and as two processes through `mqconf emulator --listen`; the
+   getter's rate from its first message to its last, and the ratio of the two (issue 34's target: at least 0.5).
+   Then ROUND_TRIPS request/reply round trips (a requester putting a request and waiting for the reply by
+   CorrelId, a responder answering), the median printed for both ways.
+3. Across processes: MESSAGES messages from 2 threads of one process to 2 threads of another through
    `mqconf emulator --listen`, checked to arrive exactly once, with the time it took.
 
-Run: make bench-emulator (or .venv/bin/python benchmarks/emulator.py [--messages N]).
+Run: make bench-emulator (or .venv/bin/python benchmarks/emulator.py [--messages N] [--pair N]).
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 COUNT = 20_000
 ROUNDS = 5
+PAIR = 10_000
+ROUND_TRIPS = 1_000
+PAYLOAD = b"x" * 1024
 
 
 def _do_nothing_native() -> types.ModuleType:
@@ -139,6 +148,152 @@ def _split(emulator, cpu_us: dict[str, float]) -> None:
               f"+ the model {spent[verb] * scale:.1f}", flush=True)
 
 
+# -- the same client loops in one process and through the listener ---------------------------------------------
+
+def _connect():
+    import ibmmq
+
+    return ibmmq.connect("QM1", "DEV.APP.SVRCONN", "localhost(1414)")
+
+
+def put_loop(count: int, queue_name: str = "DEV.QUEUE.1") -> None:
+    """COUNT 1 KB non-persistent puts, a fresh MQMD and MQPMO each."""
+    import ibmmq
+    from ibmmq import CMQC
+
+    qmgr = _connect()
+    queue = ibmmq.Queue(qmgr, queue_name, CMQC.MQOO_OUTPUT)
+    for _ in range(count):
+        queue.put(PAYLOAD, ibmmq.MD(Persistence=CMQC.MQPER_NOT_PERSISTENT),
+                  ibmmq.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+    queue.close()
+    qmgr.disconnect()
+
+
+def get_loop(count: int, queue_name: str = "DEV.QUEUE.1") -> float:
+    """COUNT waiting gets, a fresh MQMD and MQGMO each: messages per second from the first message to the last."""
+    import ibmmq
+    from ibmmq import CMQC
+
+    qmgr = _connect()
+    queue = ibmmq.Queue(qmgr, queue_name, CMQC.MQOO_INPUT_SHARED)
+    started = 0.0
+    for index in range(count):
+        queue.get(2048, ibmmq.MD(), ibmmq.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+                                                WaitInterval=30_000))
+        if index == 0:
+            started = time.perf_counter()
+    elapsed = time.perf_counter() - started
+    queue.close()
+    qmgr.disconnect()
+    return (count - 1) / elapsed
+
+
+def respond_loop(count: int) -> None:
+    """Answer COUNT requests from DEV.QUEUE.1 on their ReplyToQ, CorrelId = the request's MsgId."""
+    import ibmmq
+    from ibmmq import CMQC
+
+    qmgr = _connect()
+    requests = ibmmq.Queue(qmgr, "DEV.QUEUE.1", CMQC.MQOO_INPUT_SHARED)
+    for _ in range(count):
+        md = ibmmq.MD()
+        data = requests.get(2048, md, ibmmq.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+                                                  WaitInterval=30_000))
+        reply = ibmmq.MD(MsgType=CMQC.MQMT_REPLY, CorrelId=md.MsgId, Persistence=CMQC.MQPER_NOT_PERSISTENT)
+        od = ibmmq.OD(ObjectName=md.ReplyToQ)
+        qmgr.put1(od, data, reply, ibmmq.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+    requests.close()
+    qmgr.disconnect()
+
+
+def request_loop(count: int) -> float:
+    """COUNT request/reply round trips (a reply awaited by CorrelId on DEV.QUEUE.2): the median, in ms."""
+    import statistics
+
+    import ibmmq
+    from ibmmq import CMQC
+
+    qmgr = _connect()
+    requests = ibmmq.Queue(qmgr, "DEV.QUEUE.1", CMQC.MQOO_OUTPUT)
+    replies = ibmmq.Queue(qmgr, "DEV.QUEUE.2", CMQC.MQOO_INPUT_SHARED)
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        md = ibmmq.MD(MsgType=CMQC.MQMT_REQUEST, ReplyToQ=b"DEV.QUEUE.2", Persistence=CMQC.MQPER_NOT_PERSISTENT)
+        requests.put(PAYLOAD, md, ibmmq.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+        replies.get(2048, ibmmq.MD(CorrelId=md.MsgId),
+                    ibmmq.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=30_000,
+                              MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
+        times.append(time.perf_counter() - started)
+    requests.close()
+    replies.close()
+    qmgr.disconnect()
+    return statistics.median(times) * 1000
+
+
+def _pair_in_process(count: int, round_trips: int) -> tuple[float, float]:
+    """The put and get loops as two threads of this process, then the round trips: (messages/s, median ms)."""
+    import threading
+
+    from mq_conformance import emulator as ibmmq_emulator
+
+    with ibmmq_emulator.emulated_mq(real_time=True) as emulator:
+        emulator.developer()
+        results: list[float] = []
+        getter = threading.Thread(target=lambda: results.append(get_loop(count)))
+        getter.start()
+        put_loop(count)
+        getter.join()
+        responder = threading.Thread(target=respond_loop, args=(round_trips,))
+        responder.start()
+        median = request_loop(round_trips)
+        responder.join()
+    return results[0], median
+
+
+def _pair_through_listener(count: int, round_trips: int) -> tuple[float, float]:
+    """The same loops in two processes through `mqconf emulator --listen` (a third): (messages/s, median ms)."""
+    mqconf = Path(sys.executable).parent / "mqconf"
+    with tempfile.TemporaryDirectory() as folder:
+        address = f"unix:{folder}/qm.sock"
+        server = subprocess.Popen([str(mqconf), "emulator", "--listen", address, "--developer"],
+                                  stdout=subprocess.PIPE, text=True)
+        try:
+            server.stdout.readline()
+            env = {**os.environ, "MQCONF_EMULATOR": address}
+            env.pop("MQCONF_IBMMQ_EMULATOR", None)
+
+            def role(name: str, number: int) -> subprocess.Popen:
+                return subprocess.Popen([sys.executable, __file__, "--role", name, "--pair", str(number)], env=env,
+                                        stdout=subprocess.PIPE, text=True)
+
+            getter = role("get", count)
+            role("put", count).communicate()
+            rate = float(getter.communicate()[0])
+            responder = role("respond", round_trips)
+            median = float(role("request", round_trips).communicate()[0])
+            responder.communicate()
+        finally:
+            server.terminate()
+            server.wait()
+    return rate, median
+
+
+def client_loops(count: int, round_trips: int) -> None:
+    """Item 2 of the module's description, printed."""
+    inside = subprocess.run([sys.executable, __file__, "--role", "inside", "--pair", str(count), "--round-trips",
+                             str(round_trips)], capture_output=True, text=True, check=True).stdout.split()
+    in_rate, in_median = float(inside[0]), float(inside[1])
+    out_rate, out_median = _pair_through_listener(count, round_trips)
+    print(f"{count:,} 1 KB messages, one putter and one getter, fresh MQMD/MQGMO per call:", flush=True)
+    print(f"  in one process (two threads)        {in_rate:>10,.0f} messages/s", flush=True)
+    print(f"  two processes through the listener  {out_rate:>10,.0f} messages/s   ratio {out_rate / in_rate:.2f} "
+          f"(target: at least 0.5)", flush=True)
+    print(f"{round_trips:,} request/reply round trips, median: {in_median:.3f} ms in one process, "
+          f"{out_median:.3f} ms through the listener ({out_median / in_median:.1f}x)", flush=True)
+
+
 def across_processes(messages: int) -> None:
     """MESSAGES messages through 2 threads of a producer process and 2 of a consumer, exactly once."""
     apps = ROOT / "tests" / "emulator_apps"
@@ -175,8 +330,30 @@ def across_processes(messages: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=10_000)
-    parser.add_argument("--only", choices=("floor", "emulator"), help=argparse.SUPPRESS)
+    parser.add_argument("--pair", type=int, default=PAIR, help="messages of the put/get pair (default 10,000)")
+    parser.add_argument("--round-trips", type=int, default=ROUND_TRIPS)
+    parser.add_argument("--only", choices=("floor", "emulator", "pair"), help=argparse.SUPPRESS)
+    parser.add_argument("--role", choices=("put", "get", "request", "respond", "inside"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.role:
+        from mq_conformance.emulator import install_unless_client
+
+        if args.role != "inside":
+            install_unless_client()  # MQCONF_EMULATOR: the Python client of the listener
+        if args.role == "put":
+            put_loop(args.pair)
+        elif args.role == "respond":
+            respond_loop(args.pair)
+        elif args.role == "get":
+            print(get_loop(args.pair))
+        elif args.role == "request":
+            print(request_loop(args.pair))
+        else:
+            print(*_pair_in_process(args.pair, args.round_trips))
+        return
+    if args.only == "pair":
+        client_loops(args.pair, args.round_trips)
+        return
     if args.only:
         in_process(args.only)
         return
@@ -190,6 +367,7 @@ def main() -> None:
     get_ratio = rates["floor"][1] / rates["emulator"][1]
     print(f"the emulator takes {put_ratio:.1f}x the floor's time per put and {get_ratio:.1f}x per get "
           f"(target: at most 1.5x)", flush=True)
+    client_loops(args.pair, args.round_trips)
     across_processes(args.messages)
 
 
