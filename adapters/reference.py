@@ -34,7 +34,8 @@ from mq_conformance.reference.calls import (
     encode_structure,
     names,
 )
-from mq_conformance.reference import properties, selection
+from mq_conformance.reference import open as open_module
+from mq_conformance.reference import properties
 from mq_conformance.reference import pubsub_calls
 from mq_conformance.reference.cluster import Cluster
 from mq_conformance.reference.errors import NotModelled
@@ -138,8 +139,8 @@ class ReferenceAdapter:
             text = args["SelectionString"]
             if not isinstance(text, str):
                 raise CallError("expected a message selector (text)", "SelectionString")
-            result = selection.open_with_selection(self.world.qmgr(qmgr), text,
-                                                   lambda: self.world.open(qmgr, hconn, od, options))
+            result = open_module.open_selecting(self.world.qmgr(qmgr), od, options, text,
+                                                lambda: self.world.open(qmgr, hconn, od, options))
         else:
             result = self.world.open(qmgr, hconn, od, options)
         self.handles[name] = (qmgr, hconn, UNUSABLE_HOBJ if result.failed else result.hobj)
@@ -178,7 +179,7 @@ class ReferenceAdapter:
             raise CallError(f"expected a whole number >= 0, not {length!r}", "BufferLength")
         qmgr, hconn, hobj = self._handle(args)
         qm = self.world.qmgr(qmgr)
-        if "MsgHandle" in args or qm.last_hmsg:  # only a queue manager that ever made a message handle has properties
+        if "MsgHandle" in args or properties.may_have_properties(qm):
             hmsg = self._hmsg(args["MsgHandle"], "MsgHandle") if "MsgHandle" in args else None
             return outcome(properties.get_with_properties(qm, hconn, hobj, md, gmo, length, hmsg))
         return outcome(self.world.get(qmgr, hconn, hobj, md, gmo, length))

@@ -48,7 +48,8 @@ from mq_conformance.reference.result import Result
 from mq_conformance.reference.structures import MQGMO, MQMD, MQOD, MQPMO
 from mq_conformance.reference.tables import Spec
 
-from mq_conformance.reference import properties, selection
+from mq_conformance.reference import open as open_module
+from mq_conformance.reference import properties
 
 from . import handles
 from . import standing as standing_objects
@@ -717,8 +718,8 @@ class Emulator:
             if selection_string is None:
                 result = self._model(lambda: self.world.open(conn.qmgr, conn.hconn, model_od, options))
             else:  # MQOD SelectionString (reference/selection.py)
-                result = self._model(lambda: selection.open_with_selection(
-                    self.world.qmgr(conn.qmgr), selection_string,
+                result = self._model(lambda: open_module.open_selecting(
+                    self.world.qmgr(conn.qmgr), model_od, options, selection_string,
                     lambda: self.world.open(conn.qmgr, conn.hconn, model_od, options)))
             if result.failed:
                 return MQHO_UNUSABLE_HOBJ, od.pack(), result.comp_code, result.reason
@@ -842,7 +843,7 @@ class Emulator:
         """One model MQGET; with a MsgHandle, or on a queue manager that has message handles, its properties go
         where the MQGMO and the queue's PropertyControl say (reference/properties.py)."""
         qm = self.world.qmgr(conn.qmgr)
-        if not hmsg and not qm.last_hmsg:
+        if not hmsg and not properties.may_have_properties(qm):
             return self.world.get(conn.qmgr, conn.hconn, hobj, md, gmo, max_length)
         return properties.get_with_properties(qm, conn.hconn, hobj, md, gmo, max_length,
                                               handles.model_hmsg(self, conn.qmgr, hmsg))

@@ -560,6 +560,8 @@ _FROM_HEADER: dict[str, int] = {
     "MQIA_INHIBIT_SUB": 182,
     "MQIA_DURABLE_SUB": 175,
     "MQCA_TOPIC_STRING": 2094,
+    # A SelectionString on an MQOPEN that may not take one (reference/open.py; issue 37)
+    "MQRC_SELECTOR_INVALID_FOR_TYPE": 2516,
 }
 
 VALUES: dict[str, int] = {**_CHECKED, **_FROM_HEADER}

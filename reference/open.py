@@ -24,6 +24,7 @@ OO_INPUT_SHARED = VALUES["MQOO_INPUT_SHARED"]
 OO_INPUT_EXCLUSIVE = VALUES["MQOO_INPUT_EXCLUSIVE"]
 OO_INPUT = OO_INPUT_AS_Q_DEF | OO_INPUT_SHARED | OO_INPUT_EXCLUSIVE
 OO_OUTPUT = VALUES["MQOO_OUTPUT"]
+MQOT_Q = VALUES["MQOT_Q"]
 
 
 def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Result:
@@ -95,3 +96,17 @@ def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
                                     alias=alias, created_dynamic=created)
     conn.handles.add(hobj)
     return Result(clauses=clauses, hobj=hobj, object_name=object_name)
+
+
+def open_selecting(qm: QueueManager, od: MQOD, options: int, text: str, do_open) -> Result:
+    """An MQOPEN (``do_open``) whose MQOD carries a SelectionString: only a queue (ObjectType MQOT_Q) opened with
+    an MQOO_INPUT_* option takes one; any other open fails with MQRC_SELECTOR_INVALID_FOR_TYPE before the string
+    is read (open.selection.input-only). Otherwise the selector is read as reference/selection.py says.
+    """
+    from . import selection  # selection reads properties; open is imported before them
+
+    if od.ObjectType != MQOT_Q or not options & OO_INPUT:
+        return failure("MQRC_SELECTOR_INVALID_FOR_TYPE", "open.selection.input-only")
+    result = selection.open_with_selection(qm, text, do_open)
+    result.clauses.append("open.selection.input-only")
+    return result

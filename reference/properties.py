@@ -26,6 +26,7 @@ from xml.sax.saxutils import escape
 from .constants import VALUES, name_of
 from .errors import NotModelled
 from .result import MQCC_FAILED, MQCC_OK, MQCC_WARNING, Result, failure
+from .structures import MQMD
 
 if TYPE_CHECKING:
     from .qmgr import QueueManager
@@ -50,9 +51,15 @@ DMPO_UNDER_CURSOR = VALUES["MQDMPO_DEL_PROP_UNDER_CURSOR"]
 GMO_PROPERTY_OPTIONS = ("MQGMO_PROPERTIES_IN_HANDLE", "MQGMO_NO_PROPERTIES", "MQGMO_PROPERTIES_FORCE_MQRFH2",
                         "MQGMO_PROPERTIES_COMPATIBILITY")
 MQTYPE_STRING, MQTYPE_NULL = VALUES["MQTYPE_STRING"], VALUES["MQTYPE_NULL"]
+MQTYPE_BOOLEAN = VALUES["MQTYPE_BOOLEAN"]
 RFH2_FORMAT = "MQHRF2  "
 NAME_VALUE_CCSID = 1208  # UTF-8: the CCSID of the folders the model writes (properties.rfh2.layout)
 MQENC_NATIVE = VALUES["MQENC_NATIVE"]
+# "Message descriptor fields as properties": Root.MQMD.<Field> names a field of the handle's message descriptor (all
+# but StrucId and Version); its property type is that of the field: MQLONG an INT32, MQCHAR a STRING, MQBYTE a
+# BYTE_STRING (properties.descriptor.type). The fields and their kinds are the model's MQMD (reference/structures.py).
+DESCRIPTOR_PREFIX = "Root.MQMD."
+DESCRIPTOR_TYPES = {int: "MQTYPE_INT32", str: "MQTYPE_STRING", bytes: "MQTYPE_BYTE_STRING"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +81,7 @@ class MessageHandle:
     validate: bool = True
     properties: dict[str, Property] = field(default_factory=dict)
     cursor: tuple[str, int] | None = None
+    descriptor: MQMD = field(default_factory=MQMD)  # the message descriptor associated with the handle
 
 
 # -- tables -------------------------------------------------------------------------------------------------
@@ -95,9 +103,35 @@ def kept_name(name: str) -> str:
     return name[4:] if name.startswith("usr.") else name
 
 
-def folder_of(name: str) -> str:
-    """The MQRFH2 folder a kept name belongs to: the part before its first ``.``, else ``usr``."""
-    return name.split(".", 1)[0] if "." in name else "usr"
+def rfh2_path(qm: QueueManager, name: str) -> list[str]:
+    """Where a kept name goes in an MQRFH2: its folder, then the groups and the element. A name IBM maps to a folder
+    of its own (fixtures/tables/property-folders.yaml: MQTopicString is ``mqps.Top``) goes there; any other name is
+    split at its dots, its first part the folder, and a name without a dot is in ``usr``
+    (properties.rfh2.folders, publish.properties.folders)."""
+    row = qm.spec["properties.folders"].lookup(name=name)
+    if row is not None:
+        return [row.then["folder"], row.then["element"]]
+    return name.split(".") if "." in name else ["usr", name]
+
+
+def folder_of(qm: QueueManager, name: str) -> str:
+    """The MQRFH2 folder a kept name belongs to (:func:`rfh2_path`)."""
+    return rfh2_path(qm, name)[0]
+
+
+def descriptor_field(name: str) -> str | None:
+    """The MQMD field a ``Root.MQMD.<Field>`` name names (None for another name, StrucId, Version or no field)."""
+    if not name.startswith(DESCRIPTOR_PREFIX):
+        return None
+    field_name = name[len(DESCRIPTOR_PREFIX):]
+    if field_name in ("StrucId", "Version") or field_name not in MQMD._FIELDS:
+        return None
+    return field_name
+
+
+def descriptor_type(field_name: str) -> str:
+    """The property type of an MQMD field: that of its kind (properties.descriptor.type)."""
+    return DESCRIPTOR_TYPES[type(getattr(MQMD, field_name))]
 
 
 def _identifier(part: str) -> bool:
@@ -239,7 +273,8 @@ def set_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_:
     Checks in order: the handle (properties.handle.*), the options (properties.set.options), the name
     (:func:`name_refusal`), the type and value (:func:`check_value`), mixed content
     (properties.names.mixed-content). A property set again keeps its place and takes the new type and value
-    (properties.set.replaces). Message-descriptor properties (``Root.MQMD.*``) are not modelled.
+    (properties.set.replaces). A ``Root.MQMD.<Field>`` name sets that field of the handle's message descriptor
+    (:func:`set_descriptor`).
     """
     handle = handle_of(qm, hconn, hmsg)
     if isinstance(handle, Result):
@@ -251,8 +286,8 @@ def set_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_:
     refused = name_refusal(name, handle.validate, set_call=True)
     if refused is not None:
         return failure(*refused)
-    if name.startswith("Root.MQMD."):
-        raise NotModelled("message-descriptor properties (Root.MQMD.*)")
+    if name.startswith(DESCRIPTOR_PREFIX):
+        return set_descriptor(qm, handle, name, type_name_, value)
     refused = check_value(qm, type_name_, value)
     if refused is not None:
         return failure(*refused)
@@ -265,6 +300,24 @@ def set_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_:
     clauses = ["properties.set.replaces"] if key in handle.properties else []
     handle.properties[key] = Property(key, TYPES[type_name_], value)
     return Result(clauses=[*clauses, "properties.set", row.id])
+
+
+def set_descriptor(qm: QueueManager, handle: MessageHandle, name: str, type_name_: str, value: Any) -> Result:
+    """MQSETMP of ``Root.MQMD.<Field>``: the field of the handle's message descriptor takes the value. A name that
+    is no MQMD field (StrucId and Version included) fails with MQRC_PROPERTY_NAME_ERROR
+    (properties.descriptor.names); a Type other than the field's with MQRC_PROPERTY_TYPE_ERROR
+    (properties.descriptor.type), as does a value not of that type (properties.set.type-error).
+    Clauses: properties.descriptor.set."""
+    field_name = descriptor_field(name)
+    if field_name is None:
+        return failure("MQRC_PROPERTY_NAME_ERROR", "properties.descriptor.names")
+    if type_name_ != descriptor_type(field_name):
+        return failure("MQRC_PROPERTY_TYPE_ERROR", "properties.descriptor.type")
+    refused = check_value(qm, type_name_, value)
+    if refused is not None:
+        return failure(*refused)
+    setattr(handle.descriptor, field_name, value)
+    return Result(clauses=["properties.descriptor.set", "properties.descriptor.type"])
 
 
 def _float32(value: float) -> float:
@@ -333,6 +386,8 @@ def inquire_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_na
         return failure("MQRC_PROPERTY_NAME_ERROR", "properties.inquire.wildcard")
     if type_name_ != "MQTYPE_AS_SET" and type_row(qm, type_name_) is None:
         return failure("MQRC_PROPERTY_TYPE_ERROR", "properties.inquire.type-error")
+    if name.startswith(DESCRIPTOR_PREFIX) and "%" not in name:
+        return _inquire_descriptor(qm, handle, name, type_name_, options)
     names = list(handle.properties)
     start, clauses = 0, []
     if options & IMPO_INQ_NEXT and handle.cursor is not None and handle.cursor[0] == name:
@@ -358,6 +413,27 @@ def inquire_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_na
     return failure("MQRC_PROPERTY_NOT_AVAILABLE", *clauses, "properties.inquire.not-available")
 
 
+def _inquire_descriptor(qm: QueueManager, handle: MessageHandle, name: str, type_name_: str, options: int
+                        ) -> Result:
+    """MQINQMP of ``Root.MQMD.<Field>``: the field of the handle's message descriptor, of the field's type
+    (properties.descriptor.inquire, properties.descriptor.type), converted as any property is with
+    MQIMPO_CONVERT_TYPE. A name that is no MQMD field has no property: MQRC_PROPERTY_NOT_AVAILABLE. A wildcard
+    never returns descriptor fields (they are no properties of the MQRFH2: properties.descriptor.not-in-rfh2)."""
+    field_name = descriptor_field(name)
+    if field_name is None:
+        return failure("MQRC_PROPERTY_NOT_AVAILABLE", "properties.descriptor.names", "properties.inquire.not-available")
+    prop = Property(name, TYPES[descriptor_type(field_name)], getattr(handle.descriptor, field_name))
+    clauses = ["properties.descriptor.inquire", "properties.descriptor.type"]
+    if options & IMPO_CONVERT_TYPE and type_name_ != "MQTYPE_AS_SET":
+        converted = convert(qm, prop, type_name_)
+        if len(converted) == 3:
+            return failure(converted[0], converted[1])
+        return Result(clauses=[*clauses, converted[1]],
+                      attributes={"Name": name, "Type": type_name_, "Value": converted[0]})
+    return Result(clauses=[*clauses, "properties.inquire.as-set"],
+                  attributes={"Name": name, "Type": type_name(prop.type), "Value": prop.value})
+
+
 def delete_property(qm: QueueManager, hconn: int, hmsg: int, name: str, options: int = 0) -> Result:
     """MQDLTMP: delete the property ``name`` of the handle; none of that name: a warning, MQRC_PROPERTY_NOT_AVAILABLE.
 
@@ -376,6 +452,11 @@ def delete_property(qm: QueueManager, hconn: int, hmsg: int, name: str, options:
         return failure(*refused)
     if "%" in name:
         return failure("MQRC_PROPERTY_NAME_ERROR", "properties.delete.no-wildcard")
+    field_name = descriptor_field(name)
+    if field_name is not None:
+        # A descriptor always has every field: deleting one gives it back its initial value (MQMD_DEFAULT).
+        setattr(handle.descriptor, field_name, getattr(MQMD, field_name))
+        return Result(clauses=["properties.descriptor.delete"])
     key = kept_name(name)
     if key not in handle.properties:
         return Result(MQCC_WARNING, VALUES["MQRC_PROPERTY_NOT_AVAILABLE"], ["properties.delete.not-available"])
@@ -432,7 +513,7 @@ class GetPlan:
 
     def row(self, qm: QueueManager, properties: tuple[Property, ...]):
         """The property-control row for a message with these properties."""
-        compat = any(folder_of(p.name) in COMPAT_FOLDERS for p in properties)
+        compat = any(folder_of(qm, p.name) in COMPAT_FOLDERS for p in properties)
         return qm.spec["properties.get"].lookup(option=self.option, property_control=self.property_control,
                                                 handle=self.handle is not None, compat_folder=compat)
 
@@ -479,6 +560,9 @@ def finish_get(qm: QueueManager, plan: GetPlan, message: StoredMessage, result: 
     if row.then["representation"] == "handle" and plan.handle is not None:
         plan.handle.properties = {p.name: p for p in properties}
         plan.handle.cursor = None
+        if result.md is not None:
+            plan.handle.descriptor = result.md.copy()  # the handle's descriptor is the message's (MsgHandle field)
+            result.clauses.append("properties.descriptor.from-get")
         result.clauses.append("properties.get.handle-replaced")
     if header:
         result.clauses += ["properties.rfh2.layout", "properties.rfh2.folders"]  # the header written (rfh2())
@@ -509,7 +593,7 @@ def folders(qm: QueueManager, properties: Iterable[Property]) -> list[str]:
     property an element (nested for further dots), with its ``dt`` type (properties.rfh2.folders)."""
     grouped: dict[str, list[tuple[list[str], Property]]] = {}
     for prop in properties:
-        parts = prop.name.split(".") if "." in prop.name else ["usr", prop.name]
+        parts = rfh2_path(qm, prop.name)
         grouped.setdefault(parts[0], []).append((parts[1:], prop))
     result = []
     for folder, members in grouped.items():
@@ -549,6 +633,7 @@ def put_with_properties(qm: QueueManager, hconn: int, original: int | None, new:
         return found
     properties, clauses = found
     before = qm.last_seq
+    kept = _retained(qm)
     result = do_put()
     if result.failed or not properties:
         return result
@@ -556,10 +641,27 @@ def put_with_properties(qm: QueueManager, hconn: int, original: int | None, new:
         for queue in qm.queues.values():
             message = queue.messages.get(seq)
             if message is not None:
-                message.properties = properties
+                # A publication's copy already holds the publish/subscribe properties; the publisher's go first.
+                message.properties = (*properties, *(message.properties or ()))
                 break
+    for publication in _retained(qm):
+        if not any(publication is old for old in kept):
+            publication.properties = properties  # kept with a retained publication, for later subscribers
     result.clauses.extend([*clauses, "properties.put.copied"])
     return result
+
+
+def _retained(qm: QueueManager) -> list:
+    """Every retained publication of the queue manager, those a unit of work holds included."""
+    pubsub = qm.pubsub
+    return [*pubsub.retained.values(), *(p for held in pubsub.pending_retained.values() for p in held)]
+
+
+def may_have_properties(qm: QueueManager) -> bool:
+    """Whether a message of this queue manager may have properties: it made a message handle, or a subscription
+    (every publication a subscription is sent carries properties: reference/publish.py). Adapters skip the property
+    path of MQGET otherwise."""
+    return bool(qm.last_hmsg or qm.pubsub.last_subscription)
 
 
 def get_with_properties(qm: QueueManager, hconn: int, hobj: int, md, gmo, buffer_length: int | None,

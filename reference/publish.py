@@ -17,6 +17,7 @@ from . import report, topics
 from .constants import VALUES
 from .handles import Connection, ObjectHandle
 from .msgflags import GroupFlags
+from .properties import MQTYPE_BOOLEAN, MQTYPE_STRING, Property
 from .options import first_broken, unknown_bits
 from .queue import PUT_PENDING, StoredMessage
 from .result import MQCC_WARNING, Result, failure
@@ -51,7 +52,10 @@ def resolve_topic(qm: QueueManager, name: str, object_string: str) -> tuple[str,
     """The full topic string an MQOD or MQSD names (ObjectName a topic object, ObjectString a topic string), or
     the failure: an unknown topic object, or neither field given.
 
-    Clauses: topic.open.unknown-object, topic.open.name-or-string, topic.string.concatenated.
+    A topic object whose TopicString is empty names no topic: MQRC_TOPIC_STRING_ERROR (topic.string.object-empty).
+
+    Clauses: topic.open.unknown-object, topic.open.name-or-string, topic.string.concatenated,
+    topic.string.object-empty.
     """
     name = name.strip()
     definition = None
@@ -59,6 +63,8 @@ def resolve_topic(qm: QueueManager, name: str, object_string: str) -> tuple[str,
         definition = topics.topic_object(qm.pubsub, qm.spec, name)
         if definition is None:
             return failure("MQRC_UNKNOWN_OBJECT_NAME", "topic.open.unknown-object")
+        if not definition.TopicString:
+            return failure("MQRC_TOPIC_STRING_ERROR", "topic.string.object-empty")
     elif not object_string:
         return failure("MQRC_UNKNOWN_OBJECT_NAME", "topic.open.name-or-string")
     clauses = ["topic.string.concatenated"] if name and object_string else []
@@ -155,6 +161,9 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
     published.MsgId = md.MsgId if md.MsgId != NONE_ID and not options & VALUES["MQPMO_NEW_MSG_ID"] \
         else qm.ids.new_id()
     published.PutDate, published.PutTime = qm.clock.put_date_time()
+    if published.CodedCharSetId == VALUES["MQCCSI_Q_MGR"]:  # as on any put (put.coded-char-set-id.q-mgr-replaced)
+        published.CodedCharSetId = qm.coded_char_set_id
+        clauses.append("put.coded-char-set-id.q-mgr-replaced")
     if suppress:
         published.ReplyToQ, published.ReplyToQMgr = "", ""
         clauses.append("publish.suppress-reply-to")
@@ -172,7 +181,7 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
         if subscription.on_request:
             clauses.append("publish.on-request-not-sent")
             continue
-        if deliver(qm, subscription, published, data, uow, clauses):
+        if deliver(qm, subscription, published, data, uow, clauses, topic=topic):
             matched += 1
     if matched:
         clauses += ["publish.copy-per-subscription", "publish.correl-id-from-subscription"]
@@ -193,13 +202,39 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
     return Result(clauses=clauses, md=out, pmo=pmo_out)
 
 
+def pubsub_properties(topic: str, subscription: Subscription, retained: bool) -> tuple[Property, ...]:
+    """The properties the queue manager gives each copy of a publication it delivers, after the publisher's:
+    MQTopicString, the topic string it was published on (publish.properties.topic-string); MQSubUserData, the
+    subscription's SubUserData, when it has any (publish.properties.sub-user-data); MQIsRetained, TRUE, on a
+    retained publication sent at MQSUB or MQSUBRQ (publish.properties.is-retained). Their MQRFH2 folder is mqps
+    (fixtures/tables/property-folders.yaml)."""
+    found = [Property("MQTopicString", MQTYPE_STRING, topic)]
+    if subscription.user_data:
+        found.append(Property("MQSubUserData", MQTYPE_STRING, subscription.user_data))
+    if retained:
+        found.append(Property("MQIsRetained", MQTYPE_BOOLEAN, True))
+    return tuple(found)
+
+
+def pubsub_clauses(properties: tuple[Property, ...]) -> list[str]:
+    """The clauses of the publish/subscribe properties a copy carries."""
+    return [PUBSUB_PROPERTY_CLAUSES[p.name] for p in properties if p.name in PUBSUB_PROPERTY_CLAUSES]
+
+
+PUBSUB_PROPERTY_CLAUSES = {"MQTopicString": "publish.properties.topic-string",
+                           "MQSubUserData": "publish.properties.sub-user-data",
+                           "MQIsRetained": "publish.properties.is-retained"}
+
+
 def deliver(qm: QueueManager, subscription: Subscription, published: MQMD, data: bytes, uow, clauses: list[str],
-            retained: bool = False) -> bool:
+            retained: bool = False, topic: str = "", properties: tuple[Property, ...] = ()) -> bool:
     """Put one copy of a publication on a subscription's destination queue: its own MsgId, the subscription's
     SubCorrelId as CorrelId; pending until commit under a unit of work. False when the destination cannot take
-    it (gone, put-inhibited, full or too small): that subscription then misses the publication.
+    it (gone, put-inhibited, full or too small): that subscription then misses the publication. The copy carries
+    the publisher's ``properties`` (those of a live publication are added by its put: properties.put.copied), then
+    the publish/subscribe properties of :func:`pubsub_properties`.
 
-    Clauses: publish.copy-per-subscription, publish.destination-unavailable.
+    Clauses: publish.copy-per-subscription, publish.destination-unavailable, publish.properties.*.
     """
     queue = qm.queues.get(subscription.queue)
     definition = queue.definition if queue is not None else None
@@ -210,6 +245,9 @@ def deliver(qm: QueueManager, subscription: Subscription, published: MQMD, data:
     copy = published.copy()
     copy.MsgId, copy.CorrelId = qm.ids.new_id(), subscription.correl_id
     message = StoredMessage(qm.next_seq(), copy, bytes(data), qm.ids.new_token())
+    added = pubsub_properties(topic, subscription, retained)
+    message.properties = (*properties, *added)
+    clauses += [c for c in pubsub_clauses(added) if c not in clauses]
     if uow is not None:
         message.state, message.uow = PUT_PENDING, uow.ident
         uow.puts.append((definition.name, message))

@@ -54,6 +54,8 @@ def decode_topic(args: Mapping[str, Any], path: str) -> tuple[str | None, TopicD
     qmgr = args.get("qmgr")
     if qmgr is not None and (not isinstance(qmgr, str) or not qmgr):
         raise CallError("expected a queue manager name", _join(path, "qmgr"))
+    if "TopicString" not in args:  # DEFINE TOPIC requires TOPICSTR; "" is given only to name an empty one
+        raise CallError("a topic object needs a 'TopicString' (DEFINE TOPIC's TOPICSTR)", _join(path, "TopicString"))
     definition = TopicDefinition(name)
     for key, item in args.items():
         if key in ("name", "qmgr"):

@@ -107,6 +107,10 @@ def _create(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None, name
         return resolved
     topic, clauses = resolved
     character_scheme = bool(options & SO["WILDCARD_CHAR"])
+    if character_scheme:
+        if not escapes_valid(topic):
+            return failure("MQRC_TOPIC_STRING_ERROR", "topic.string.char-escape")
+        clauses = [*clauses, "topic.string.char-escape"]
     node = wildcard_free_prefix(topic, character_scheme)
     inhibited, source = topics.resolve_attribute(qm.pubsub, qm.spec, node, "InhibitSubscriptions")
     applied = topics.attribute_clauses(qm.spec, "InhibitSubscriptions", source)
@@ -143,7 +147,8 @@ def _create(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None, name
                               else "subrq.on-request-only")
     else:
         sent = [p for p in publish.retained_for(qm, subscription)
-                if publish.deliver(qm, subscription, p.md, p.data, None, result.clauses)]
+                if publish.deliver(qm, subscription, p.md, p.data, None, result.clauses, retained=True, topic=p.topic,
+                                   properties=p.properties)]
         if sent:
             result.clauses.append("sub.retained-on-create")
     return result
@@ -212,6 +217,17 @@ def define(qm: QueueManager, name: str, topic: str, destination: str | None, use
     return Result(clauses=["admin.define-sub"] + (["sub.destination.managed"] if managed else []))
 
 
+def escapes_valid(topic: str) -> bool:
+    """Whether every ``%`` of a character-scheme topic string escapes a ``*``, ``?`` or ``%`` (a ``%`` before any
+    other character, or at the end, makes MQSUB fail with MQRC_TOPIC_STRING_ERROR: topic.string.char-escape)."""
+    index = topic.find("%")
+    while index != -1:
+        if index + 1 >= len(topic) or topic[index + 1] not in "*?%":
+            return False
+        index = topic.find("%", index + 2)
+    return True
+
+
 def wildcard_free_prefix(topic: str, character_scheme: bool) -> str:
     """The topic string of the node a subscription is made at: its levels before the first level holding a
     wildcard of its scheme (all of it when there is none). Clause: sub.create.attributes-at-first-wildcard."""
@@ -258,7 +274,8 @@ def subrq(qm: QueueManager, conn: Connection, hsub: int) -> Result:
     if not retained:
         return failure("MQRC_NO_RETAINED_MSG", "subrq.no-retained-msg")
     clauses = ["subrq.sends-retained"]
-    sent = sum(1 for p in retained if publish.deliver(qm, subscription, p.md, p.data, None, clauses))
+    sent = sum(1 for p in retained if publish.deliver(qm, subscription, p.md, p.data, None, clauses, retained=True,
+                                                      topic=p.topic, properties=p.properties))
     return Result(clauses=clauses, num_pubs=sent)
 
 

@@ -49,11 +49,13 @@ class TopicDefinition:
 
 @dataclass
 class Publication:
-    """A retained publication: the message as published (its MQMD and data) on one topic string."""
+    """A retained publication: the message as published (its MQMD, data and the publisher's properties) on one
+    topic string."""
 
     topic: str
     md: MQMD
     data: bytes
+    properties: tuple = ()
 
 
 @dataclass

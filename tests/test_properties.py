@@ -28,7 +28,7 @@ def _names(validate: bool = True):
 
 @pytest.mark.parametrize(("name", "reason"), [
     ("Color", None), ("usr.Color", None), ("a.b_c.$d", None), ("mq_usr.a.b.c", None), ("mq.one", None),
-    ("JMSCorrelationID", None), ("Root.MQMD.Priority", "not-modelled"),
+    ("JMSCorrelationID", None), ("Root.MQMD.Priority", None),
     ("JMSDestination", "MQRC_PROPERTY_NAME_ERROR"), ("usr.JMSType", "MQRC_PROPERTY_NAME_ERROR"),
     ("Like", "MQRC_PROPERTY_NAME_ERROR"), ("usr.escape", "MQRC_PROPERTY_NAME_ERROR"),
     ("MQ.a.b", "MQRC_PROPERTY_NAME_ERROR"), ("Body", "MQRC_PROPERTY_NAME_ERROR"), ("Rooted", "MQRC_PROPERTY_NAME_ERROR"),
@@ -37,13 +37,35 @@ def _names(validate: bool = True):
 ])
 def test_property_names_follow_ibms_restrictions(name, reason):
     qm, hconn, hmsg = _names()
-    if reason == "not-modelled":
-        from mq_conformance.reference.errors import NotModelled
-        with pytest.raises(NotModelled):
-            properties.set_property(qm, hconn, hmsg, name, "MQTYPE_INT32", 1)
-        return
     result = properties.set_property(qm, hconn, hmsg, name, "MQTYPE_INT32", 1)
     assert (None if not result.failed else name_of(result.reason, "MQRC")) == reason
+
+
+@pytest.mark.parametrize(("name", "type_", "value", "reason"), [
+    ("Root.MQMD.Priority", "MQTYPE_INT32", 7, None), ("Root.MQMD.Format", "MQTYPE_STRING", "MQSTR   ", None),
+    ("Root.MQMD.CorrelId", "MQTYPE_BYTE_STRING", b"\x01" * 24, None),
+    ("Root.MQMD.Priority", "MQTYPE_STRING", "7", "MQRC_PROPERTY_TYPE_ERROR"),
+    ("Root.MQMD.Priority", "MQTYPE_INT64", 7, "MQRC_PROPERTY_TYPE_ERROR"),
+    ("Root.MQMD.Format", "MQTYPE_INT32", 1, "MQRC_PROPERTY_TYPE_ERROR"),
+    ("Root.MQMD.Version", "MQTYPE_INT32", 2, "MQRC_PROPERTY_NAME_ERROR"),
+    ("Root.MQMD.NoSuchField", "MQTYPE_INT32", 2, "MQRC_PROPERTY_NAME_ERROR"),
+])
+def test_descriptor_fields_are_set_with_their_fields_type(name, type_, value, reason):
+    qm, hconn, hmsg = _names()
+    result = properties.set_property(qm, hconn, hmsg, name, type_, value)
+    assert (None if not result.failed else name_of(result.reason, "MQRC")) == reason
+    if reason is None:
+        inquired = properties.inquire_property(qm, hconn, hmsg, name)
+        assert inquired.attributes == {"Name": name, "Type": type_, "Value": value}
+
+
+def test_deleting_a_descriptor_field_gives_back_its_initial_value_and_a_wildcard_never_returns_one():
+    qm, hconn, hmsg = _names()
+    assert properties.inquire_property(qm, hconn, hmsg, "Root.MQMD.Priority").attributes["Value"] == -1
+    properties.set_property(qm, hconn, hmsg, "Root.MQMD.Priority", "MQTYPE_INT32", 4)
+    assert not properties.delete_property(qm, hconn, hmsg, "Root.MQMD.Priority").comp_code
+    assert properties.inquire_property(qm, hconn, hmsg, "Root.MQMD.Priority").attributes["Value"] == -1
+    assert name_of(properties.inquire_property(qm, hconn, hmsg, "Root%").reason, "MQRC") == "MQRC_PROPERTY_NOT_AVAILABLE"
 
 
 def test_a_handle_without_validation_takes_any_name_of_a_valid_length():

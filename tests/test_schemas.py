@@ -330,7 +330,7 @@ def test_every_op_has_a_minimal_accepted_call():
                "set_channel": {"name": "TO.QM2", "state": "MQCHS_STOPPED"}, "suspend_qmgr": {"qmgr": "QM2"},
                "resume_qmgr": {"qmgr": "QM2"}, "alter_queue": {"name": "Q1"}, "crtmh": {"hmsg": "m"},
                "dltmh": {"hmsg": "m"}, "setmp": {"hmsg": "m", "Name": "p", "Type": "MQTYPE_NULL"},
-               "inqmp": {"hmsg": "m", "Name": "p"}, "dltmp": {"hmsg": "m", "Name": "p"}, "define_topic": {"name": "T"},
+               "inqmp": {"hmsg": "m", "Name": "p"}, "dltmp": {"hmsg": "m", "Name": "p"}, "define_topic": {"name": "T", "TopicString": "t"},
                "sub": {"handle": "s"}, "subrq": {"handle": "s"}}
     for op in OPS:
         validate_call({"op": op, **minimal.get(op, {})})
