@@ -163,50 +163,71 @@ def connect(address: str, timeout: float | None = 5.0) -> socket.socket:
 
 # -- items ------------------------------------------------------------------------------------------------------
 
-def encode_items(kinds: str, values: Sequence[Any]) -> bytes:
-    """The items ``values`` of the kinds ``kinds`` (i, q, b; a "/" is skipped), concatenated."""
-    parts: list[bytes] = []
-    append = parts.append
-    for kind, value in zip(kinds.replace("/", ""), values):
-        if kind == "i":
-            append(_I32.pack(value))
-        elif kind == "q":
-            append(_I64.pack(value))
+def _compile(kinds: str) -> tuple[Any, Any]:
+    """An encoder and a decoder for one item list, written out once (a call then costs a few ``struct`` calls
+    rather than a loop over the items)."""
+    required, _, optional = kinds.partition("/")
+    names = [f"v{n}" for n in range(len(required + optional))]
+    enc, fixed, fixed_args = [], "", []
+    for name, kind in zip(names, required + optional):
+        if kind == "b":
+            fixed += "I"
+            fixed_args.append(f"len({name})")
+            enc.append(f"pack({'<' + fixed!r}, {', '.join(fixed_args)})")
+            enc.append(name)
+            fixed, fixed_args = "", []
         else:
-            append(_U32.pack(len(value)))
-            append(value)
-    return b"".join(parts)
+            fixed += kind
+            fixed_args.append(name)
+    if fixed:
+        enc.append(f"pack({'<' + fixed!r}, {', '.join(fixed_args)})")
+    source = [f"def encode(values):\n    {', '.join(names)}{',' if len(names) == 1 else ''} = values\n"
+              f"    return b''.join(({', '.join(enc)},))\n" if names else "def encode(values):\n    return b''\n"]
+    dec = ["def decode(body, at, end):"]
+    for index, (name, kind) in enumerate(zip(names, required + optional)):
+        indent = "    "
+        if index >= len(required):  # an optional item: absent when the frame ends before it
+            dec.append(f"    if at == end:\n        {name} = {'b' + repr('') if kind == 'b' else 0}")
+            dec.append("    else:")
+            indent = "        "
+        if kind == "b":
+            dec.append(f"{indent}n = U32(body, at)[0]\n{indent}at += 4\n{indent}if at + n > end:\n"
+                       f"{indent}    raise ProtocolError('an item runs past the end of its frame')\n"
+                       f"{indent}{name} = bytes(body[at:at + n])\n{indent}at += n")
+        else:
+            size = 4 if kind == "i" else 8
+            dec.append(f"{indent}{name} = {'I32' if kind == 'i' else 'I64'}(body, at)[0]\n{indent}at += {size}")
+    dec.append(f"    if at != end:\n        raise ProtocolError('a frame has more than its verb\\'s items')")
+    dec.append(f"    return [{', '.join(names)}]")
+    space: dict[str, Any] = {"pack": struct.pack, "U32": _U32.unpack_from, "I32": _I32.unpack_from,
+                             "I64": _I64.unpack_from, "ProtocolError": ProtocolError}
+    exec(compile(source[0] + "\n".join(dec) + "\n", f"<items {kinds}>", "exec"), space)  # noqa: S102 - ours
+    return space["encode"], space["decode"]
+
+
+_CODECS: dict[str, tuple[Any, Any]] = {}
+
+
+def _codec(kinds: str) -> tuple[Any, Any]:
+    found = _CODECS.get(kinds)
+    if found is None:
+        found = _CODECS[kinds] = _compile(kinds)
+    return found
+
+
+def encode_items(kinds: str, values: Sequence[Any]) -> bytes:
+    """The items ``values`` of the kinds ``kinds`` (i = i32, q = i64, b = bytes; after "/" the optional ones, all
+    given here), concatenated."""
+    return _codec(kinds)[0](values)
 
 
 def decode_items(kinds: str, body: Any, start: int = 0) -> list[Any]:
     """The items of ``body`` from ``start``, of the kinds ``kinds``; :class:`ProtocolError` when they do not fit
     exactly. Items after a "/" may be missing (0 or empty)."""
-    items: list[Any] = []
-    at, end = start, len(body)
-    required, _, optional = kinds.partition("/")
-    for index, kind in enumerate(required + optional):
-        if at == end and index >= len(required):
-            items.append(b"" if kind == "b" else 0)
-            continue
-        try:
-            if kind == "i":
-                items.append(_I32.unpack_from(body, at)[0])
-                at += 4
-            elif kind == "q":
-                items.append(_I64.unpack_from(body, at)[0])
-                at += 8
-            else:
-                length = _U32.unpack_from(body, at)[0]
-                at += 4
-                if at + length > end:
-                    raise ProtocolError("an item runs past the end of its frame")
-                items.append(bytes(body[at:at + length]))
-                at += length
-        except struct.error:
-            raise ProtocolError("a frame ends inside an item") from None
-    if at != end:
-        raise ProtocolError("a frame has more than its verb's items")
-    return items
+    try:
+        return _codec(kinds)[1](body, start, len(body))
+    except struct.error:
+        raise ProtocolError("a frame ends inside an item") from None
 
 
 def frame(verb: int, tag: int, payload: bytes) -> bytes:
@@ -228,51 +249,79 @@ def reply(verb: int, tag: int, comp: int, reason: int, *values: Any) -> bytes:
 
 class Reader:
     """Frames from a socket, with a bound on their length checked before anything of the body is read (so a
-    length alone allocates nothing), and an optional deadline for the whole of the next frames (the handshake)."""
+    length alone allocates nothing), and an optional deadline for the whole of the next frames (the handshake).
+    Frames are read into one buffer of 64 KiB (a longer frame gets a buffer of its own); the body :meth:`read`
+    returns is a view of it, valid until the next read."""
+
+    SIZE = 64 * 1024
 
     def __init__(self, sock: socket.socket):
         self.sock = sock
         self._timeout: Any = 0  # what the socket's timeout was last set to (0: not yet)
-        self.buffer = bytearray()
+        self._buffer = bytearray(self.SIZE)
+        self._view = memoryview(self._buffer)
+        self._start = self._end = 0  # the bytes received and not yet read
         self.deadline: float | None = None  # monotonic time by which the frames asked for must have arrived
         self.idle: float | None = None  # otherwise: how long a read may wait (None: for ever)
 
-    def _fill(self, count: int) -> None:
-        while len(self.buffer) < count:
-            if self.deadline is not None:
-                remaining = self.deadline - time.monotonic()
-                if remaining <= 0:
-                    raise ProtocolError("the handshake took too long")
-                self.sock.settimeout(remaining)
-                self._timeout = remaining
-            elif self._timeout != self.idle:  # a system call: only when it changes
-                self.sock.settimeout(self.idle)
-                self._timeout = self.idle
-            try:
-                chunk = self.sock.recv(max(65536, min(count - len(self.buffer), 1 << 22)))
-            except TimeoutError:
-                raise ProtocolError("no frame within the time allowed") from None
-            except OSError as exc:
-                raise ProtocolError(f"the socket failed: {exc}") from None
-            if not chunk:
-                raise ProtocolError("the peer closed the connection")
-            self.buffer += chunk
+    def _receive(self, view: memoryview) -> int:
+        """Receive into ``view`` (at least one byte)."""
+        if self.deadline is not None:
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                raise ProtocolError("the handshake took too long")
+            self.sock.settimeout(remaining)
+            self._timeout = remaining
+        elif self._timeout != self.idle:  # a system call: only when it changes
+            self.sock.settimeout(self.idle)
+            self._timeout = self.idle
+        try:
+            count = self.sock.recv_into(view)
+        except TimeoutError:
+            raise ProtocolError("no frame within the time allowed") from None
+        except OSError as exc:
+            raise ProtocolError(f"the socket failed: {exc}") from None
+        if not count:
+            raise ProtocolError("the peer closed the connection")
+        return count
+
+    def _have(self, count: int) -> None:
+        """At least ``count`` bytes (at most the buffer's size) from ``_start`` in the buffer."""
+        if self._end - self._start >= count:
+            return
+        if self._start + count > self.SIZE:  # move what is left to the front
+            left = self._end - self._start
+            self._buffer[:left] = self._buffer[self._start:self._end]
+            self._start, self._end = 0, left
+        while self._end - self._start < count:
+            self._end += self._receive(self._view[self._end:])
 
     def read(self, limit: int) -> tuple[int, int, memoryview]:
         """``(verb, tag, body)`` of the next frame; :class:`ProtocolError` for a frame longer than ``limit``."""
-        self._fill(HEADER.size)
-        length, verb, _flags, tag = HEADER.unpack_from(self.buffer)
+        self._have(HEADER.size)
+        length, verb, _flags, tag = HEADER.unpack_from(self._buffer, self._start)
         if length < HEADER_BODY or length > limit:
             raise ProtocolError(f"a frame of {length} bytes (at most {limit} here)")
         total = 4 + length
-        self._fill(total)
-        body = bytes(self.buffer[HEADER.size:total])
-        del self.buffer[:total]
-        return verb, tag, memoryview(body)
+        if total <= self.SIZE:
+            self._have(total)
+            body = self._view[self._start + HEADER.size:self._start + total]
+            self._start += total
+            if self._start == self._end:
+                self._start = self._end = 0
+            return verb, tag, body
+        big = bytearray(total - HEADER.size)  # a long frame: its own buffer, filled straight from the socket
+        view = memoryview(big)
+        have = min(self._end - self._start - HEADER.size, len(big))
+        big[:have] = self._buffer[self._start + HEADER.size:self._start + HEADER.size + have]
+        self._start = self._end = 0
+        while have < len(big):
+            have += self._receive(view[have:])
+        return verb, tag, view
 
     def pending(self) -> bool:
         """Whether bytes of a next frame are already buffered."""
-        return bool(self.buffer)
+        return self._end > self._start
 
 
 def call(sock: socket.socket, reader: Reader, verb: int, tag: int, *values: Any) -> list[Any]:
