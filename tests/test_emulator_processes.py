@@ -231,3 +231,56 @@ def test_an_application_with_a_ccdt_reaches_the_listener_its_channel_names(tmp_p
         assert conn.channel == "DEV.APP.SVRCONN"
     finally:
         listener.close()
+
+
+def test_one_listener_serves_each_queue_manager_named_by_qmgr(tmp_path):
+    """`--qmgr` repeated: an application reaches each by the name it connects to."""
+    address = f"unix:{tmp_path}/qm.sock"
+    server = subprocess.Popen([str(MQCONF), "emulator", "--listen", address, "--developer", "--qmgr", "QM1",
+                               "--qmgr", "QM2"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert "QM1 QM2 listening" in server.stdout.readline()
+        site = tmp_path / "site"
+        site.mkdir()
+        hook.install_pth(site)
+        script = tmp_path / "two.py"
+        script.write_text(
+            "import ibmmq\n"
+            "from ibmmq import CMQC\n"
+            "for name in ('QM2', 'QM1'):\n"
+            "    qmgr = ibmmq.connect(name, 'DEV.APP.SVRCONN', 'localhost(1414)')\n"
+            "    ibmmq.Queue(qmgr, 'DEV.QUEUE.1').put(name.encode())\n"
+            "for name in ('QM1', 'QM2'):\n"
+            "    queue = ibmmq.Queue(ibmmq.connect(name, 'DEV.APP.SVRCONN', 'localhost(1414)'), 'DEV.QUEUE.1',\n"
+            "                        CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INQUIRE)\n"
+            "    print(name, queue.get().decode(), queue.inquire(CMQC.MQIA_CURRENT_Q_DEPTH))\n")
+        out = _finish(_start({"MQCONF_EMULATOR": address, "SITE": str(site)}, str(script)))
+        assert out.splitlines() == ["QM1 QM1 0", "QM2 QM2 0"]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_listening_for_other_machines_without_users_is_refused_in_one_line():
+    done = subprocess.run([str(MQCONF), "emulator", "--listen", "0.0.0.0:1414"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode != 0 and "--user" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_listener_starts_where_the_start_up_hook_is_active(tmp_path):
+    """With MQCONF_EMULATOR exported and the hook installed, `mqconf emulator --listen` still starts (the hook
+    gave the process the listener's own Python client, which serves it as well as the in-process module)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    hook.install_pth(site)
+    address = f"unix:{tmp_path}/qm.sock"
+    program = ("import site, sys; site.addsitedir(sys.argv[1]); "
+               "from mq_conformance.conformance.cli import main; sys.exit(main(sys.argv[2:]))")
+    environment = {**os.environ, "MQCONF_EMULATOR": address}
+    server = subprocess.Popen([sys.executable, "-c", program, str(site), "emulator", "--listen", address],
+                              env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert "listening" in server.stdout.readline()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
