@@ -87,6 +87,7 @@ MQIA_MAX_MSG_LENGTH = 13
 MQIA_MSG_MARK_BROWSE_INTERVAL = 68
 MQIA_FIRST, MQIA_LAST = 1, 2000
 MQAT_DEFAULT = 6
+_BROWSE = V["MQGMO_BROWSE_FIRST"] | V["MQGMO_BROWSE_NEXT"] | V["MQGMO_BROWSE_MSG_UNDER_CURSOR"]
 
 DEFAULT_MODEL_QUEUE = "SYSTEM.DEFAULT.MODEL.QUEUE"
 SPECIAL_HOBJ_BASE = 0x4000_0000  # the emulator's own object handles; the model numbers its handles from 1
@@ -143,6 +144,8 @@ class _Conn:
     appl: str = ""
     channel: str = ""  # the channel and connection name a client connected with (Inquire Connection)
     conname: str = ""
+    started_ms: int = 0  # when it connected, on the model's clock (channel status)
+    pid: int = 0  # the process it came from, when known (queue handle status)
 
 
 def ibm() -> Any:
@@ -530,6 +533,11 @@ class Emulator:
             self.message_handles: dict[int, tuple[str, int]] = {}  # Hmsg -> (queue manager, model Hmsg): handles.py
             self.qmgr_changes: dict[str, Any] = {}  # queue-manager attributes changed since creation
             self.admin_objects: dict[str, Any] = {}  # namelists, channels, authentication info (pcf_objects.py)
+            self._counters: dict[str, Any] = {}  # queue manager -> its counts (statistics.py)
+            self.topic_extras: dict[tuple[str, str], dict[str, Any]] = {}  # a topic object's description, dates
+            self.admin_subscriptions: set[str] = set()  # subscriptions made by command (pcf_subscriptions.py)
+            self._authority: dict[str, Any] = {}  # queue manager -> its authority records (authority.py)
+            self._system_conns: dict[str, int] = {}  # queue manager -> the emulator's own model connection
             self._define_objects(standing_objects.standing().objects)
             for name in self._queues:
                 self.define_queue(name)
@@ -588,6 +596,85 @@ class Emulator:
             from .pcf_objects import add_rows
 
             add_rows(self, self._qmgr_name, developer=True)
+            from .authority import add_developer
+
+            add_developer(self.authority(self._qmgr_name), self._qmgr_name)
+            self.authority_changed(self._qmgr_name)
+
+    def counters(self, qmgr: str):
+        """The counts of one queue manager's queues and connections (statistics.py)."""
+        found = self._counters.get(qmgr)
+        if found is None:
+            from .statistics import Counters
+
+            now = self.world.clock.now_ms
+            found = self._counters[qmgr] = Counters(started_ms=now, interval_start_ms=now)
+        return found
+
+    def authority(self, qmgr: str):
+        """One queue manager's authority records and groups (authority.py)."""
+        found = self._authority.get(qmgr)
+        if found is None:
+            from .authority import new_authority
+
+            found = self._authority[qmgr] = new_authority()
+        return found
+
+    def permits(self, conn: _Conn, object_type: str, name: str, needed: set[str]) -> bool:
+        """Whether the connection's user has ``needed`` (MQAUTH_* names) on an object. Clauses: authority.*."""
+        return self.authority(conn.qmgr).allows(conn.user, object_type, name, needed)
+
+    def system_hconn(self, qmgr: str) -> int:
+        """The emulator's own model connection to ``qmgr`` (the messages the queue manager writes itself)."""
+        hconn = self._system_conns.get(qmgr)
+        if hconn is None or hconn not in self.world.qmgr(qmgr).connections:
+            _name, connected = self.world.connect(qmgr)
+            hconn = self._system_conns[qmgr] = connected.hconn
+        return hconn
+
+    def authority_changed(self, qmgr: str) -> None:
+        """Keep the records as messages on SYSTEM.AUTH.DATA.QUEUE, one a record, as a real queue manager keeps
+        them (authority.py)."""
+        from .authority import AUTH_DATA_QUEUE, record_text
+
+        if AUTH_DATA_QUEUE not in self.world.qmgr(qmgr).queues:
+            return
+        hconn = self.system_hconn(qmgr)
+        opened = self.world.open(qmgr, hconn, MQOD(AUTH_DATA_QUEUE, ""), V["MQOO_INPUT_SHARED"])
+        if opened.failed:
+            return
+        options = V["MQGMO_NO_SYNCPOINT"] | V["MQGMO_NO_WAIT"]
+        for _ in range(100_000):
+            got = self.world.get(qmgr, hconn, opened.hobj, MQMD(Version=2), MQGMO(Version=2, Options=options), None)
+            if got.failed:
+                break
+        self.world.close(qmgr, hconn, opened.hobj, 0)
+        pmo = MQPMO(Version=2, Options=V["MQPMO_NO_SYNCPOINT"])
+        for record in self.authority(qmgr).records.values():
+            self.world.put1(qmgr, hconn, MQOD(AUTH_DATA_QUEUE, ""), MQMD(Version=2, Format="MQSTR   "), pmo,
+                            record_text(record))
+
+    @property
+    def created(self) -> tuple[str, str]:
+        """When the queue manager was made, as MQINQ shows a creation date and time."""
+        return self._created
+
+    def started(self, qmgr: str) -> tuple[str, str]:
+        """When ``qmgr`` started (Inquire Queue Manager Status): when the emulator made it."""
+        return self._created
+
+    def define_topic_definition(self, qmgr: str, definition: Any) -> None:
+        """Define (or replace) a topic object of the model (PCF and MQSC DEFINE TOPIC)."""
+        self.world.define_topic(qmgr, definition)
+
+    def _count_put(self, conn: _Conn, queue: str | None, result: Result, length: int, put1: bool = False) -> None:
+        """A put's counts (Reset Queue Statistics, statistics and accounting: statistics.py)."""
+        stored = self.world.qmgr(conn.qmgr).queues.get(queue) if queue else None
+        if stored is None:
+            return
+        persistent = result.md is not None and result.md.Persistence == 1
+        self.counters(conn.qmgr).put(conn.hconn, queue, persistent, length, stored.depth, self.world.clock.now_ms,
+                                     put1=put1, failed=result.failed)
 
     # -- the attributes the model keeps no rule about -------------------------------------------------------
     def _stamp(self) -> tuple[str, str]:
@@ -638,24 +725,54 @@ class Emulator:
         text = text or self._qmgr_name
         return text if text in self.world.qmgrs else None
 
-    def connect(self, name: Any, user: str = "", appl: str = "") -> tuple[int, int, int]:
+    def connect(self, name: Any, user: str = "", appl: str = "", channel: str | None = None,
+                conname: str = "") -> tuple[int, int, int]:
         """MQCONN/MQCONNX: ``(hconn, CompCode, Reason)``; ``user`` and ``appl`` are the connection's identity
-        (UserIdentifier and PutApplName of its puts with default context)."""
+        (UserIdentifier and PutApplName of its puts with default context); ``channel`` the server-connection
+        channel a client names (None: a connection in this process, no channel checked) and ``conname`` where
+        it came from. Clauses: emulator.channel-admission, authority.mqi."""
         with self._call():
             qmgr = self._qmgr_of(name if isinstance(name, bytes | str) else b"")
             if qmgr is None:
                 return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NAME_ERROR
+            refused = self._admit(qmgr, user[:12], channel)
+            if refused:
+                return MQHC_UNUSABLE_HCONN, MQCC_FAILED, refused
             _name, result = self.world.connect(qmgr)
             if result.failed:
                 return MQHC_UNUSABLE_HCONN, result.comp_code, result.reason
             hconn = next(_HCONNS)
-            conn = self._conns[hconn] = _Conn(qmgr, result.hconn, user=user[:12], appl=appl[:28])
+            conn = self._conns[hconn] = _Conn(qmgr, result.hconn, user=user[:12], appl=appl[:28],
+                                              started_ms=self.world.clock.now_ms, channel=(channel or "")[:20],
+                                              conname=conname[:264])
             if self.context:
                 # MQPMO_DEFAULT_CONTEXT (or no context option): the model sets the identity and origin context
                 # from the connection's environment, this process's user and program (reference/context.py)
                 model_conn = self.world.qmgr(qmgr).connections[result.hconn]
                 model_conn.user, model_conn.appl_name = conn.user, conn.appl
             return hconn, result.comp_code, result.reason
+
+    def _admit(self, qmgr: str, user: str, channel: str | None) -> int:
+        """The reason a connect is refused (0: admitted): a channel that is not a defined server-connection
+        channel, a user without connect authority on the queue manager. Clauses: emulator.channel-admission,
+        authority.mqi."""
+        from . import authority
+
+        if channel:
+            from .pcf_objects import objects
+
+            definition = objects(self, qmgr)["CHANNEL"].get(channel.strip())
+            channel_type = None if definition is None else definition.get(standing_objects.constant(
+                "MQIACH_CHANNEL_TYPE"))
+            reason = authority.admit_channel(channel_type, standing_objects.constant("MQCHT_SVRCONN"))
+            if reason:
+                LOG.warning("%s: channel %r is %s", reason, channel,
+                            "not defined" if channel_type is None else "not a server-connection channel")
+                return standing_objects.constant(reason)
+        if not self.authority(qmgr).allows(user, "QMGR", qmgr, {"MQAUTH_CONNECT"}):
+            LOG.warning("MQRC_NOT_AUTHORIZED (2035): user %r has no connect authority on %s", user, qmgr)
+            return V["MQRC_NOT_AUTHORIZED"]
+        return 0
 
     def connections(self, qmgr: str) -> dict[int, _Conn]:
         """The applications' connections to ``qmgr`` now, by handle (Inquire Connection)."""
@@ -700,11 +817,16 @@ class Emulator:
             if conn is None:
                 return MQHO_UNUSABLE_HOBJ, od.pack(), MQCC_FAILED, MQRC_HCONN_ERROR
             if od.ObjectType == MQOT_Q_MGR:
+                if not self._may_open(conn, "QMGR", conn.qmgr, options):
+                    return MQHO_UNUSABLE_HOBJ, od.pack(), MQCC_FAILED, V["MQRC_NOT_AUTHORIZED"]
                 return self._open_special(conn, od, "qmgr", options)
             if od.ObjectType == MQOT_TOPIC:  # emulator/pubsub.py
                 from .pubsub import topic_od
 
                 model = topic_od(od, strings or {})
+                if self.authority(conn.qmgr).enforcing and not self._may_open(
+                        conn, "TOPIC", self._topic_object(conn.qmgr, model), options):
+                    return MQHO_UNUSABLE_HOBJ, od.pack(), MQCC_FAILED, V["MQRC_NOT_AUTHORIZED"]
                 result = self._model(lambda: self.world.open(conn.qmgr, conn.hconn, model, options))
                 return (MQHO_UNUSABLE_HOBJ if result.failed else result.hobj), od.pack(), result.comp_code, \
                     result.reason
@@ -712,6 +834,8 @@ class Emulator:
                 refused = refuse(f"MQOPEN of object type {od.ObjectType} ({object_type_name(od.ObjectType)})")
                 return MQHO_UNUSABLE_HOBJ, od.pack(), refused.comp_code, refused.reason
             name = _text(od.ObjectName)
+            if not self._may_open(conn, "QUEUE", name, options):
+                return MQHO_UNUSABLE_HOBJ, od.pack(), MQCC_FAILED, V["MQRC_NOT_AUTHORIZED"]
             model_od = MQOD(ObjectName=name, ObjectQMgrName=_text(od.ObjectQMgrName),
                             DynamicQName=_text(od.DynamicQName))
             selection_string = (strings or {}).get("SelectionString") or handles.selection_string(od)
@@ -726,8 +850,49 @@ class Emulator:
             if result.object_name:  # a model queue made a dynamic queue: MQ returns its name in ObjectName
                 name = result.object_name
                 od.ObjectName = name.encode("ascii").ljust(48, b" ")
+                authority = self.authority(conn.qmgr)
+                if authority.enforcing:  # its creator may do everything with it (authority.mqi)
+                    from .authority import MQZAET_PRINCIPAL
+
+                    authority.set(name, "QUEUE", conn.user, MQZAET_PRINCIPAL, {"MQAUTH_ALL"}, set())
             self._resolved(od, name, conn.qmgr)
+            opened = self.world.qmgr(conn.qmgr).handles.get(result.hobj)
+            if opened is not None:
+                self.counters(conn.qmgr).opened(conn.hconn, opened.queue, self.world.clock.now_ms)
             return result.hobj, od.pack(), result.comp_code, result.reason
+
+    def _may_open(self, conn: _Conn, object_type: str, name: str, options: int) -> bool:
+        """Whether the connection's user has the authorities an MQOPEN's options need on the object (a topic:
+        pub to open it for output). Clause: authority.mqi."""
+        authority = self.authority(conn.qmgr)
+        if not authority.enforcing:
+            return True
+        from .authority import needed_for_open
+
+        needed = needed_for_open(options, standing_objects.constant)
+        if object_type == "TOPIC":
+            needed = {"MQAUTH_PUBLISH"} if options & MQOO_OUTPUT else set()
+        allowed = authority.allows(conn.user, object_type, name, needed)
+        if not allowed:
+            LOG.warning("MQRC_NOT_AUTHORIZED (2035): user %r may not open %s %s with options %d", conn.user,
+                        object_type.lower(), name, options)
+        return allowed
+
+    def _topic_object(self, qmgr: str, od: MQOD) -> str:
+        """The topic object whose node holds the topic an MQOD or MQSD names (its nearest administrative
+        ancestor; SYSTEM.BASE.TOPIC at the top), whose records decide pub and sub. Clause: authority.mqi."""
+        from mq_conformance.reference import publish
+
+        qm = self.world.qmgr(qmgr)
+        resolved = publish.resolve_topic(qm, od.ObjectName, od.ObjectString)
+        topic = resolved[0] if isinstance(resolved, tuple) else ""
+        by_string = {definition.TopicString: name for name, definition in qm.pubsub.topics.items()}
+        levels = topic.split("/")
+        for cut in range(len(levels), 0, -1):
+            found = by_string.get("/".join(levels[:cut]))
+            if found is not None:
+                return found
+        return "SYSTEM.BASE.TOPIC"
 
     def _open_special(self, conn: _Conn, od: Any, kind: str, options: int) -> tuple[int, bytes, int, int]:
         other = options & ~(MQOO_INQUIRE | V["MQOO_FAIL_IF_QUIESCING"])
@@ -748,6 +913,7 @@ class Emulator:
         """Delete a queue and its messages (DELETE QLOCAL PURGE; the caller has checked it is not open)."""
         self.world.qmgr(qmgr).queues.pop(name, None)
         self._extras.pop((qmgr, name), None)
+        self.counters(qmgr).forget(name)
 
     def _serve(self, qmgr: str) -> None:
         """Let the command server answer what has become visible on the command queue."""
@@ -795,6 +961,9 @@ class Emulator:
                     result = self.world.put(conn.qmgr, conn.hconn, hobj, model_md, model_pmo, bytes(data))
             except NotModelled as exc:
                 result = refuse(str(exc))
+            handle = self.world.qmgr(conn.qmgr).handles.get(hobj)
+            if handle is not None and handle.topic is None:
+                self._count_put(conn, handle.queue, result, len(data))
             self._serve(conn.qmgr)
             return (md_codec.repack(md) if result.md is None else md_codec.encode(md, result.md),
                     pmo_codec.repack(pmo) if result.pmo is None else pmo_codec.encode(pmo, result.pmo),
@@ -816,6 +985,9 @@ class Emulator:
                 from .pubsub import topic_od
 
                 model = topic_od(od, strings or {})
+                if self.authority(conn.qmgr).enforcing and not self._may_open(
+                        conn, "TOPIC", self._topic_object(conn.qmgr, model), MQOO_OUTPUT):
+                    return md_codec.repack(md), pmo_codec.repack(pmo), MQCC_FAILED, V["MQRC_NOT_AUTHORIZED"]
                 result = self._model(lambda: self.world.put1(conn.qmgr, conn.hconn, model, model_md, model_pmo,
                                                              bytes(data)))
                 return self._put_reply(md, pmo, result)
@@ -824,8 +996,19 @@ class Emulator:
                 return md_codec.repack(md), pmo_codec.repack(pmo), refused.comp_code, refused.reason
             model_od = MQOD(ObjectName=name, ObjectQMgrName=_text(od.ObjectQMgrName),
                             DynamicQName=_text(od.DynamicQName))
+            if self.authority(conn.qmgr).enforcing:
+                from .authority import needed_for_put1
+
+                if not self.permits(conn, "QUEUE", name, needed_for_put1(model_pmo.Options,
+                                                                          standing_objects.constant)):
+                    LOG.warning("MQRC_NOT_AUTHORIZED (2035): user %r may not put to %s", conn.user, name)
+                    return md_codec.repack(md), pmo_codec.repack(pmo), MQCC_FAILED, V["MQRC_NOT_AUTHORIZED"]
             result = self._model(self._with_handles(conn, pmo_codec, pmo, lambda: self.world.put1(
                 conn.qmgr, conn.hconn, model_od, model_md, model_pmo, bytes(data))))
+            target = self.world.qmgr(conn.qmgr).queues.get(name)
+            if target is not None and target.definition.QType == V["MQQT_ALIAS"]:
+                name = target.definition.BaseQName
+            self._count_put(conn, name, result, len(data), put1=True)
             self._serve(conn.qmgr)
             return self._put_reply(md, pmo, result)
 
@@ -873,12 +1056,25 @@ class Emulator:
                         V["MQRC_BUFFER_LENGTH_ERROR"])
             result = self._get(conn, hobj, model_md, model_gmo, gmo_codec.value(gmo, "MsgHandle"), max_length,
                                cancel)
+            self._count_get(conn, hobj, model_gmo.Options, result)
             # the descriptor fields the model does not keep come back as a default application type and blanks
             md_out = md_codec.repack(md) if result.md is None else md_codec.encode(md, result.md, blanks=True)
             gmo_out = gmo_codec.repack(gmo) if result.gmo is None else gmo_codec.encode(gmo, result.gmo)
             data = (result.data or b"")[:max_length]
             length = result.data_length if result.data_length is not None else 0
             return data, md_out, gmo_out, length, result.comp_code, result.reason
+
+    def _count_get(self, conn: _Conn, hobj: int, options: int, result: Result) -> None:
+        """A get's counts (statistics.py); a browse removes nothing."""
+        qm = self.world.qmgr(conn.qmgr)
+        handle = qm.handles.get(hobj)
+        stored = qm.queues.get(handle.queue) if handle is not None and handle.topic is None else None
+        if stored is None:
+            return
+        browse = bool(options & _BROWSE)
+        persistent = result.md is not None and result.md.Persistence == 1
+        self.counters(conn.qmgr).got(conn.hconn, handle.queue, persistent, result.data_length or 0, stored.depth,
+                                     self.world.clock.now_ms, browse=browse, failed=result.failed)
 
     def _get(self, conn: _Conn, hobj: int, model_md: MQMD, model_gmo: MQGMO, hmsg: int, max_length: int,
              cancel: Any = None) -> Result:

@@ -119,7 +119,16 @@ class Inquiries:
         if not names:
             raise PcfFailure("MQRC_UNKNOWN_OBJECT_NAME")
         if name == "MQCMD_INQUIRE_Q_STATUS":
-            return [self.status(n) for n in names if self.qm.queues[n].definition.QType == self.value("MQQT_LOCAL")]
+            local = [n for n in names if self.qm.queues[n].definition.QType == self.value("MQQT_LOCAL")]
+            status_type = parameters.get(self.value("MQIACF_Q_STATUS_TYPE"), self.value("MQIACF_Q_STATUS"))
+            if status_type == self.value("MQIACF_Q_HANDLE"):  # the open handles and their owners: pcf_status.py
+                from .pcf_status import StatusCommands
+
+                handles = StatusCommands(self.server)
+                return [r for n in local for r in handles.handles(n)] or [[]]
+            if status_type != self.value("MQIACF_Q_STATUS"):
+                raise PcfFailure("MQRCCF_PARM_VALUE_ERROR")
+            return [self.status(n) for n in local]
         responses = [self.queue_attributes(n, parameters) for n in names]
         responses = [r for r in responses if self.passes(r, parameters)]
         if not responses:
@@ -183,16 +192,21 @@ class Inquiries:
 
     def status(self, name: str) -> Response:
         """One Inquire Queue Status response (MQIACF_Q_STATUS): depth, open counts, uncommitted messages."""
+        from .statistics import pcf_date_time
+
         queue = self.qm.queues[name]
         uncommitted = sum(1 for message in queue.messages.values() if message.state != VISIBLE)
+        counts = self.emulator.counters(self.qmgr).queues.get(name)
+        last_put = pcf_date_time(counts.last_put_ms) if counts and counts.last_put_ms is not None else ("", "")
+        last_get = pcf_date_time(counts.last_get_ms) if counts and counts.last_get_ms is not None else ("", "")
         return [(self.value("MQCA_Q_NAME"), name),
                 (self.value("MQIACF_Q_STATUS_TYPE"), self.value("MQIACF_Q_STATUS")),
                 (self.value("MQIA_CURRENT_Q_DEPTH"), queue.depth),
                 (self.value("MQIA_OPEN_INPUT_COUNT"), queue.open_input_count),
                 (self.value("MQIA_OPEN_OUTPUT_COUNT"), queue.open_output_count),
                 (self.value("MQIACF_UNCOMMITTED_MSGS"), uncommitted),
-                (self.value("MQCACF_LAST_GET_DATE"), " " * 12), (self.value("MQCACF_LAST_GET_TIME"), " " * 8),
-                (self.value("MQCACF_LAST_PUT_DATE"), " " * 12), (self.value("MQCACF_LAST_PUT_TIME"), " " * 8),
+                (self.value("MQCACF_LAST_GET_DATE"), last_get[0]), (self.value("MQCACF_LAST_GET_TIME"), last_get[1]),
+                (self.value("MQCACF_LAST_PUT_DATE"), last_put[0]), (self.value("MQCACF_LAST_PUT_TIME"), last_put[1]),
                 (self.value("MQIACF_OLDEST_MSG_AGE"), -1)]
 
     def qmgr_attributes(self, parameters: dict[int, Any]) -> Response:

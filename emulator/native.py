@@ -99,10 +99,11 @@ def _this_process() -> tuple[str, str]:
     return user, os.path.basename(sys.argv[0] if sys.argv and sys.argv[0] else sys.executable)
 
 
-def connect_as(name: Any, user: str, appl: str, emulator: Emulator | None = None) -> tuple[int, int, int]:
+def connect_as(name: Any, user: str, appl: str, emulator: Emulator | None = None, channel: str | None = None,
+               conname: str = "") -> tuple[int, int, int]:
     """MQCONN to ``emulator`` (default: the active one) with an identity given by the caller (the listener's
-    clients)."""
-    return _connect(name, (user, appl), emulator)
+    clients: the channel they name is checked, clause emulator.channel-admission)."""
+    return _connect(name, (user, appl), emulator, channel, conname)
 
 
 def disconnected(hconn: int) -> None:
@@ -112,13 +113,13 @@ def disconnected(hconn: int) -> None:
         _put_status.pop(hconn, None)
 
 
-def _connect(name: Any, identity: tuple[str, str] | None = None,
-             emulator: Emulator | None = None) -> tuple[int, int, int]:
+def _connect(name: Any, identity: tuple[str, str] | None = None, emulator: Emulator | None = None,
+             channel: str | None = None, conname: str = "") -> tuple[int, int, int]:
     emulator = emulator or active()
     if emulator is None:
         return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NOT_AVAILABLE
     user, appl = identity or _this_process()
-    hconn, comp, reason = emulator.connect(name, user=user, appl=appl)
+    hconn, comp, reason = emulator.connect(name, user=user, appl=appl, channel=channel, conname=conname)
     if comp != MQCC_FAILED:
         with _lock:
             _owners[hconn] = emulator
@@ -138,7 +139,19 @@ def MQCONNX(name: bytes, cno: bytes | None, cd: bytes | None, csp: bytes | None,
     security structures are accepted and ignored: the queue manager is in this process."""
     if not isinstance(name, bytes):
         raise TypeError("MQCONNX: the queue manager name must be bytes")
-    return _connect(name)
+    from .remote import _cd_field, _credentials  # noqa: PLC0415 - one reading of the MQCD and MQCSP
+
+    user, _password = _credentials(csp)
+    identity = _this_process()
+    if user:  # as the listener does: a connection with a user and password is that user's (authority.py)
+        identity = (user, identity[1])
+    hconn, comp, reason = _connect(name, identity)
+    if comp != MQCC_FAILED and cd:  # the channel an MQCD names, for channel status (not checked in process)
+        emulator = _owner(hconn)
+        if emulator is not None:
+            emulator.describe_connection(hconn, _cd_field(cd, "ChannelName") or "", _cd_field(cd, "ConnectionName")
+                                         or "")
+    return hconn, comp, reason
 
 
 def MQDISC(hconn: int) -> tuple[int, int]:  # noqa: N802

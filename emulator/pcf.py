@@ -72,11 +72,46 @@ def char_length_of(parameter: int) -> int:
     return length(parameter)
 
 
+def string_length(parameter: int) -> int:
+    """The length IBM's replies blank-pad a string parameter to: an object attribute's (MQCA_*) from IBM's MQINQ
+    table, a command's and a channel's (MQCACF_*, MQCACH_*, MQCAMO_*) from the standing table's
+    ``pcf_string_lengths``; 0 for a string IBM returns as long as it is."""
+    if 2000 <= parameter < 3000:
+        return char_length_of(parameter)
+    return pcf_string_lengths().get(parameter, 0)
+
+
+def pcf_string_lengths() -> dict[int, int]:
+    """Parameter number -> padded length, from fixtures/emulator/standing-objects.yaml (read once)."""
+    global _LENGTHS
+    if _LENGTHS is None:
+        from .standing import constant
+
+        lengths = {}
+        for parameter, length in standing().pcf_string_lengths.items():
+            number = constant(parameter)
+            size = length if isinstance(length, int) else constant(length)
+            if number is not None and size:
+                lengths[number] = size
+        _LENGTHS = lengths
+    return _LENGTHS
+
+
+_LENGTHS: dict[int, int] | None = None
+
+
 def command_name(module: Any, number: int) -> str:
     for name, value in vars(module).items():
         if value == number and name.startswith("MQCMD_"):
             return name
     return str(number)
+
+
+def refuse_log(line: str) -> None:
+    """One line in the emulator's log (a command refused for a reason other than a missing feature)."""
+    from .emulator import LOG
+
+    LOG.warning("%s", line)
 
 
 def refuse(feature: str) -> None:
@@ -133,14 +168,16 @@ class CommandServer:
         self.qmgr = qmgr
         self.ibmmq = emulator_ibm()
         self.cmqc, self.cmqcfc = self.ibmmq.CMQC, self.ibmmq.CMQCFC
+        self.user = ""  # the user of the request being answered (its MQMD UserIdentifier): authority.py
         # PCF parameter -> a standing attribute's selector name (the attributes the model keeps no rule about)
         self._standing = {self._value(name): name for name in standing().queue if self._has(name)}
 
     def _has(self, name: str) -> bool:
-        return isinstance(getattr(self.cmqc, name, None), int) or isinstance(getattr(self.cmqcfc, name, None), int)
+        return any(isinstance(getattr(module, name, None), int) for module in (self.cmqc, self.cmqcfc,
+                                                                                self.ibmmq.CMQXC))
 
     def _value(self, name: str) -> int:
-        for module in (self.cmqc, self.cmqcfc):
+        for module in (self.cmqc, self.cmqcfc, self.ibmmq.CMQXC):
             value = getattr(module, name, None)
             if isinstance(value, int):
                 return value
@@ -159,6 +196,7 @@ class CommandServer:
 
     def _answer(self, hconn: int, request: MQMD, data: bytes) -> None:
         parameters, command = None, 0
+        self.user = (request.UserIdentifier or "").strip()
         header_length = self.cmqcfc.MQCFH_STRUC_LENGTH
         commands = (self.cmqcfc.MQCFT_COMMAND, self.cmqcfc.MQCFT_COMMAND_XR)
         if len(data) >= header_length:
@@ -208,7 +246,7 @@ class CommandServer:
         if 7000 <= parameter < 8000:  # an MQBACF_* byte string (a subscription's SUBID): MQCFBS
             return ibmmq.CFBS(Parameter=parameter, String=bytes(value)).pack()
         raw = _bytes(value)
-        length = char_length_of(parameter) if 2000 <= parameter < 3000 else 0
+        length = string_length(parameter)
         return ibmmq.CFST(Parameter=parameter, String=raw.ljust(length) if length else raw or b" ").pack()
 
     # -- the commands ---------------------------------------------------------------------------------------
@@ -219,16 +257,24 @@ class CommandServer:
             "MQCMD_INQUIRE_Q", "MQCMD_INQUIRE_Q_NAMES", "MQCMD_INQUIRE_Q_STATUS", "MQCMD_INQUIRE_Q_MGR",
             "MQCMD_ESCAPE", "MQCMD_CREATE_SUBSCRIPTION", "MQCMD_DELETE_SUBSCRIPTION", "MQCMD_INQUIRE_SUBSCRIPTION")}
         from .pcf_objects import COMMANDS as OBJECT_COMMANDS, ObjectCommands
+        from . import pcf_authority
+        from .pcf_status import COMMANDS as STATUS_COMMANDS, StatusCommands
 
-        known.update({self._value(name): name for name in OBJECT_COMMANDS if self._has(name)})
+        known.update({self._value(name): name for name in OBJECT_COMMANDS + STATUS_COMMANDS
+                      + pcf_authority.COMMANDS if self._has(name)})
         name = known.get(command)
         if name is None:
             refuse(f"the PCF command {command_name(self.cmqcfc, command)}")
             raise PcfFailure("MQRC_FUNCTION_NOT_SUPPORTED")
+        pcf_authority.check(self, self.user, name, parameters)  # clause authority.pcf
         if name == "MQCMD_PING_Q_MGR":
             return None
+        if name in pcf_authority.COMMANDS:  # authority records: emulator/pcf_authority.py
+            return pcf_authority.run(self, name, parameters)
         if name in OBJECT_COMMANDS:  # namelists, channels, authentication information, connections
             return ObjectCommands(self).run(name, parameters)
+        if name in STATUS_COMMANDS:  # status, statistics, topics: emulator/pcf_status.py
+            return StatusCommands(self).run(name, parameters)
         if name.endswith("_SUBSCRIPTION"):  # emulator/pcf_subscriptions.py
             from .pcf_subscriptions import run
 

@@ -63,6 +63,9 @@ def sub(emulator: Any, hconn: int, sd_raw: bytes, hobj: int,
         model_sd = MQSD(Options=sd.Options, ObjectName=_text(sd.ObjectName),
                         ObjectString=strings.get("ObjectString", ""), SubName=strings.get("SubName", ""),
                         SubCorrelId=bytes(sd.SubCorrelId) or NONE_ID, SubUserData=strings.get("SubUserData", ""))
+        if emulator.authority(conn.qmgr).enforcing and not emulator.permits(  # authority.mqi: sub on the topic
+                conn, "TOPIC", emulator._topic_object(conn.qmgr, model_sd), {"MQAUTH_SUBSCRIBE"}):  # noqa: SLF001
+            return sd.pack(), hobj, MQHO_UNUSABLE_HOBJ, MQCC_FAILED, V["MQRC_NOT_AUTHORIZED"]
         given = None if hobj in (MQHO_NONE, MQHO_UNUSABLE_HOBJ) else hobj
         result = emulator._model(lambda: emulator.world.sub(conn.qmgr, conn.hconn, model_sd, given))  # noqa: SLF001
         if result.failed:

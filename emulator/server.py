@@ -654,7 +654,7 @@ class Listener:
         if emulator is None:
             return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NAME_ERROR
         hconn, comp, reason = native.connect_as(b"", user=user or _text(process_user), appl=_text(appl_raw),
-                                                emulator=emulator)
+                                                emulator=emulator, channel=channel.upper(), conname=peer)
         if comp != MQCC_FAILED:
             emulator.describe_connection(hconn, channel.upper(), peer)
             with self._lock:

@@ -44,6 +44,7 @@ class Standing:
     developer_qmgr: dict[str, Any]  # what IBM's developer configuration changes and adds
     developer_objects: tuple[dict[str, Any], ...]
     admin: dict[str, Any]  # channels, authentication information, namelists and their defaults (pcf_objects.py)
+    pcf_string_lengths: dict[str, Any]  # PCF string parameter -> the length replies pad it to (pcf.py)
 
 
 @lru_cache(maxsize=1)
@@ -60,7 +61,8 @@ def standing() -> Standing:
                     tuple(dict(row) for row in developer.get("objects") or ()),
                     {key: data[key] for key in ("channels", "channel_defaults", "auth_info", "auth_info_defaults",
                                                 "namelists", "namelist_defaults") if key in data}
-                    | {"developer": {key: developer[key] for key in ("channels", "auth_info") if key in developer}})
+                    | {"developer": {key: developer[key] for key in ("channels", "auth_info") if key in developer}},
+                    dict(data.get("pcf_string_lengths") or {}))
 
 
 def constant(name: str) -> int | None:

@@ -91,10 +91,9 @@ def test_a_failing_mqsc_command_fails_with_its_text(pcf):
 
 
 def test_commands_the_emulator_does_not_run_are_function_not_supported(pcf):
-    for run in (lambda: pcf.MQCMD_INQUIRE_CHANNEL_STATUS({CMQCFC.MQCACH_CHANNEL_NAME: b"*"}),  # no channel runs
-                lambda: pcf.MQCMD_SET_AUTH_REC({CMQCFC.MQCACF_AUTH_PROFILE_NAME: b"APP.A",  # no authority records
-                                                CMQCFC.MQIACF_OBJECT_TYPE: CMQC.MQOT_Q}),
-                lambda: _mqsc(pcf, "DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN)")):
+    for run in (lambda: pcf.MQCMD_START_CHANNEL({CMQCFC.MQCACH_CHANNEL_NAME: b"APP.SVRCONN"}),  # no channel runs
+                lambda: pcf.MQCMD_INQUIRE_PROCESS({CMQC.MQCA_PROCESS_NAME: b"*"}),  # no process objects
+                lambda: _mqsc(pcf, "START CHANNEL(APP.SVRCONN)")):
         with pytest.raises(ibmmq.MQMIError) as refused:
             run()
         assert refused.value.reason == CMQC.MQRC_FUNCTION_NOT_SUPPORTED

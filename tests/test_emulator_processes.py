@@ -146,7 +146,9 @@ def test_a_channel_that_requires_a_user_refuses_a_connect_without_one(tmp_path):
     from mq_conformance.emulator.server import MQRC_NOT_AUTHORIZED, Listener
     from session_client import RawSession
 
-    listener = Listener(f"unix:{tmp_path}/qm.sock", Emulator(), {"admin": "password"}, ("DEV.ADMIN.SVRCONN",))
+    emulator = Emulator()
+    emulator.developer()  # the channels DEV.ADMIN.SVRCONN and DEV.APP.SVRCONN (emulator.channel-admission)
+    listener = Listener(f"unix:{tmp_path}/qm.sock", emulator, {"admin": "password"}, ("DEV.ADMIN.SVRCONN",))
     listener.start()
     try:
         refused = RawSession(listener.address).connx(channel=b"DEV.ADMIN.SVRCONN")

@@ -254,7 +254,8 @@ def test_pcf_creates_changes_and_deletes_a_local_queue(ibmmq_emulator):
     ("MQCMD_CREATE_Q", _queue("APP.R", {CMQC.MQIA_CURRENT_Q_DEPTH: 1}), "MQRCCF_CFIN_PARM_ID_ERROR"),
     ("MQCMD_CREATE_Q", {CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL}, "MQRCCF_PARM_MISSING"),
     ("MQCMD_INQUIRE_NAMELIST", {CMQC.MQCA_NAMELIST_NAME: b"NO.SUCH.NAMELIST"}, "MQRC_UNKNOWN_OBJECT_NAME"),
-    ("MQCMD_INQUIRE_CHANNEL_STATUS", {ibmmq.CMQCFC.MQCACH_CHANNEL_NAME: b"*"}, "MQRC_FUNCTION_NOT_SUPPORTED"),
+    ("MQCMD_INQUIRE_CHANNEL_STATUS", {ibmmq.CMQCFC.MQCACH_CHANNEL_NAME: b"*"}, "MQRCCF_CHL_STATUS_NOT_FOUND"),
+    ("MQCMD_START_CHANNEL", {ibmmq.CMQCFC.MQCACH_CHANNEL_NAME: b"APP.SVRCONN"}, "MQRC_FUNCTION_NOT_SUPPORTED"),
 ])
 def test_pcf_refusals_come_back_as_the_command_servers_reason(ibmmq_emulator, command, parameters, reason):
     ibmmq_emulator.define_queue("APP.Q")
