@@ -464,7 +464,8 @@ def test_a_listener_gone_mid_session_is_connection_broken_then_hconn_error(tmp_p
     from mq_conformance.emulator import remote
 
     server = Listener(f"unix:{tmp_path}/qm.sock", Emulator()).start()
-    cd = ibmmq.CD(ChannelName=b"DEV.APP.SVRCONN", ConnectionName=server.address.encode())
+    # a server-connection channel every queue manager has (emulator.channel-admission)
+    cd = ibmmq.CD(ChannelName=b"SYSTEM.DEF.SVRCONN", ConnectionName=server.address.encode())
     hconn, comp, _ = remote.MQCONNX(b"", ibmmq.CNO().pack(), cd.pack(), None, None, None)
     assert comp == MQCC_OK
     server.close()
