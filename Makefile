@@ -20,6 +20,7 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	# in each of the first test run's many processes at once.
 	@echo "make install: compiling the suite's modules"
 	$(RUN) $(VENV_PY) -m compileall -q reference conformance adapters emulator fixtures
+	$(VENV)/bin/mqconf emulator --libmqm >/dev/null || echo "make install: libmqm not built (no C compiler?); mqconf emulator --libmqm says why"
 	touch $@
 	@echo "make install: done ($(VENV)); no JVM was started: campaigns on Spark build their class-data sharing archives on first use, or run make spark-cds"
 

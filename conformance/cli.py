@@ -555,6 +555,9 @@ def build_parser() -> argparse.ArgumentParser:
     emulator.add_argument("--install-hook", action="store_true",
                           help="install the one-line .pth that makes 'import ibmmq' use the emulator in every "
                                "process of this Python environment where MQCONF_EMULATOR is set")
+    emulator.add_argument("--libmqm", action="store_true",
+                          help="print the folder of the emulator's IBM MQ C library (libmqm_r.so), building it with "
+                               "the C compiler on first use: put it on LD_LIBRARY_PATH (docs/emulator.md)")
     scenarios = commands.add_parser("scenarios", help="list the suite's own scenarios (id and file), installed "
                                                       "with it")
     scenarios.add_argument("--path", action="store_true", help="print only the folder that holds them")
@@ -572,6 +575,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_campaign_parser(commands)
     return parser
+
+
+def run_libmqm() -> int:
+    """``mqconf emulator --libmqm``: the folder of the built C library (emulator/libmqm)."""
+    from mq_conformance.emulator.libmqm import LibmqmUnavailable, folder
+
+    try:
+        print(folder())
+    except LibmqmUnavailable as exc:
+        raise AdapterError(f"mqconf emulator --libmqm: {exc}") from None
+    return EXIT_OK
 
 
 def run_emulator(args: argparse.Namespace) -> int:
@@ -686,7 +700,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 claim = check_claim([n.strip() for n in args.claim.split(",") if n.strip()], "--claim")
             return serve_stdio(claim, None if args.adapter == "reference" else load(args.adapter))
         if args.command == "emulator":
-            return run_emulator(args)
+            return run_libmqm() if args.libmqm else run_emulator(args)
         if args.command == "adapters":
             for name, origin in sorted(available().items()):
                 print(f"{name}\t{origin}")
