@@ -312,11 +312,12 @@ def test_ibms_python_layer_puts_gets_inquires_and_publishes_through_the_library(
         into = ibmmq.MessageHandle(qmgr)
         gmo = ibmmq.GMO(Version=CMQC.MQGMO_VERSION_4, MsgHandle=into.msg_handle,
                         Options=CMQC.MQGMO_PROPERTIES_IN_HANDLE | CMQC.MQGMO_NO_WAIT)
-        print("got", queue.get(None, ibmmq.MD(), gmo).decode(), into.properties.get("colour").decode())
+        print("got", queue.get(None, ibmmq.MD(), gmo).decode(), into.properties.get("colour"))
         print("depth", queue.inquire(CMQC.MQIA_CURRENT_Q_DEPTH), "name", qmgr.inquire(CMQC.MQCA_Q_MGR_NAME).strip().decode())
+        described = ibmmq.SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED | CMQC.MQSO_NON_DURABLE)
+        described.set_vs("ObjectString", "libmqm/prices")
         subscription = ibmmq.Subscription(qmgr)
-        subscription.sub(sub_desc=ibmmq.SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED | CMQC.MQSO_NON_DURABLE),
-                         topic_string="libmqm/prices")
+        subscription.sub(sub_desc=described)
         ibmmq.Topic(qmgr, topic_string="libmqm/prices").pub(b"42")
         print("published", subscription.get(None, ibmmq.MD(), ibmmq.GMO(Options=CMQC.MQGMO_WAIT,
                                                                           WaitInterval=5000)).decode())
@@ -363,15 +364,17 @@ def test_a_callback_consumer_runs_on_the_librarys_thread(library, listener):
         queue = ibmmq.Queue(qmgr, "DEV.QUEUE.3", CMQC.MQOO_INPUT_AS_Q_DEF)
         got, done = [], threading.Event()
 
-        def on_message(queue_manager, queue, md, gmo, msg, cbc):
+        def on_message(**kwargs):
+            cbc = kwargs["cbc"]
             if cbc.CallType == CMQC.MQCBCT_MSG_REMOVED:
-                got.append((msg.decode(), threading.current_thread() is threading.main_thread()))
+                got.append((kwargs["msg"][:cbc.DataLength].decode(),
+                            threading.current_thread() is threading.main_thread()))
                 if len(got) == 5:
                     done.set()
 
         queue.cb(operation=CMQC.MQOP_REGISTER, md=ibmmq.MD(), gmo=ibmmq.GMO(Options=CMQC.MQGMO_WAIT,
                  WaitInterval=CMQC.MQWI_UNLIMITED), cbd=ibmmq.CBD(CallbackFunction=on_message))
-        qmgr.ctl(CMQC.MQOP_START)
+        qmgr.ctl(CMQC.MQOP_START, ibmmq.CTLO())
         out = ibmmq.Queue(sender, "DEV.QUEUE.3", CMQC.MQOO_OUTPUT)
         for n in range(5):
             out.put(b"m%d" % n)
@@ -380,7 +383,7 @@ def test_a_callback_consumer_runs_on_the_librarys_thread(library, listener):
             queue.inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
         except ibmmq.MQMIError as error:
             print("busy", error.reason)  # the connection belongs to its consumer while started
-        qmgr.ctl(CMQC.MQOP_STOP)
+        qmgr.ctl(CMQC.MQOP_STOP, ibmmq.CTLO())
         print(sorted(got))
         qmgr.disconnect()
         sender.disconnect()
