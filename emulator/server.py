@@ -31,14 +31,14 @@ import stat
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from mq_conformance.reference.constants import VALUES, name_of
 
 from . import handles, native
 from . import session as protocol
-from .emulator import MQCC_FAILED, MQCC_OK, MQCC_WARNING, MQHC_UNUSABLE_HCONN, Emulator, EmulatorError, \
+from .emulator import MQCC_FAILED, MQCC_OK, MQCC_WARNING, MQHC_UNUSABLE_HCONN, Emulator, \
     char_length_of
 from .session import ProtocolError, Verb
 
@@ -119,8 +119,9 @@ def _shut(sock: socket.socket) -> None:
 def _gone(sock: socket.socket) -> bool:
     """Whether the peer of ``sock`` has closed it (readable with nothing to read), without blocking or reading."""
     try:
-        readable, _, _ = select.select([sock], [], [], 0)
-        if not readable:
+        poller = select.poll()  # not select(): no limit on the descriptor's number
+        poller.register(sock, select.POLLIN)
+        if not poller.poll(0):
             return False
         return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
     except BlockingIOError:
@@ -220,6 +221,8 @@ class _Socket:
             LOG.debug("a session ended: %s", exc)
         except OSError as exc:
             LOG.debug("a session's socket failed: %s", exc)
+        except Exception as exc:  # noqa: BLE001 - a defect ends this session, never the listener
+            LOG.warning("a session ended on an unexpected %s: %s", type(exc).__name__, exc)
         finally:
             self.listener.release(self)
             session = self.session
@@ -243,8 +246,11 @@ class _Socket:
             return handler(self, session, items)
         except Refused as refused:
             return [MQCC_FAILED, refused.reason, *_UNCHANGED[verb](items)]
-        except (EmulatorError, ValueError, TypeError, KeyError) as exc:
-            LOG.warning("MQRC_UNEXPECTED_ERROR (2195): %s of a session: %s", Verb(verb).name, exc)
+        except ProtocolError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one call's failure is that call's, the session goes on
+            LOG.warning("MQRC_UNEXPECTED_ERROR (2195): %s of a session: %s: %s", Verb(verb).name,
+                        type(exc).__name__, exc)
             return [MQCC_FAILED, MQRC_UNEXPECTED_ERROR, *_UNCHANGED[verb](items)]
 
     def _handshake(self) -> bool:
@@ -277,11 +283,11 @@ class _Socket:
         if verb != Verb.CONNX:
             raise ProtocolError("the second frame is neither CONNX nor ATTACH")
         items = protocol.decode_items(protocol.REQUEST[Verb.CONNX], body)
-        hconn, comp, reason = self.listener.connect(items, self.peer)
-        if comp == MQCC_FAILED:
+        hconn, comp, reason, emulator = self.listener.connect(items, self.peer)
+        if comp == MQCC_FAILED or emulator is None:
             self.sock.sendall(protocol.reply(Verb.CONNX, tag, comp, reason, MQHC_UNUSABLE_HCONN, b""))
             return False
-        self.session = self.listener.register(Session(self.listener, self.listener.connected_to(hconn), hconn))
+        self.session = self.listener.register(Session(self.listener, emulator, hconn))
         self.sock.sendall(protocol.reply(Verb.CONNX, tag, comp, reason, hconn, self.session.token))
         return True
 
@@ -590,7 +596,6 @@ class Listener:
         self._lock = threading.Lock()
         self._sockets: set[_Socket] = set()
         self._sessions: dict[bytes, Session] = {}
-        self._owners: dict[int, Emulator] = {}  # Hconn -> the queue manager it connected to
         self._closed = False
         self._warned_full = 0.0
         kind, where = protocol.parse_address(address)
@@ -644,26 +649,21 @@ class Listener:
             return self.emulators[0]
         return next((e for e in self.emulators if e.name == text), None)
 
-    def connect(self, items: list, peer: str) -> tuple[int, int, int]:
-        """CONNX: ``(Hconn, CompCode, Reason)``."""
+    def connect(self, items: list, peer: str) -> tuple[int, int, int, Emulator | None]:
+        """CONNX: ``(Hconn, CompCode, Reason, the queue manager connected to)``."""
         qmgr, _cno, user_raw, password_raw, channel_raw, appl_raw, process_user = items
         user, channel = _text(user_raw), _text(channel_raw)
         if not self.authorized(user, password_raw.decode("utf-8", "replace"), channel):
-            return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_NOT_AUTHORIZED
+            return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_NOT_AUTHORIZED, None
         emulator = self.queue_manager(qmgr)
         if emulator is None:
-            return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NAME_ERROR
+            return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NAME_ERROR, None
         hconn, comp, reason = native.connect_as(b"", user=user or _text(process_user), appl=_text(appl_raw),
                                                 emulator=emulator, channel=channel.upper(), conname=peer)
-        if comp != MQCC_FAILED:
-            emulator.describe_connection(hconn, channel.upper(), peer)
-            with self._lock:
-                self._owners[hconn] = emulator
-        return hconn, comp, reason
-
-    def connected_to(self, hconn: int) -> Emulator:
-        with self._lock:
-            return self._owners[hconn]
+        if comp == MQCC_FAILED:
+            return hconn, comp, reason, None
+        emulator.describe_connection(hconn, channel.upper(), peer)
+        return hconn, comp, reason, emulator
 
     def register(self, session: Session) -> Session:
         with self._lock:
@@ -677,7 +677,6 @@ class Listener:
     def forget(self, session: Session) -> None:
         with self._lock:
             self._sessions.pop(session.token, None)
-            self._owners.pop(session.hconn, None)
 
     def release(self, connection: _Socket) -> None:
         with self._lock:
