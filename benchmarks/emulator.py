@@ -26,6 +26,8 @@ import sys
 import tempfile
 import time
 import types
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -254,8 +256,10 @@ def _pair_in_process(count: int, round_trips: int) -> tuple[float, float]:
     return results[0], median
 
 
-def _pair_through_listener(count: int, round_trips: int) -> tuple[float, float]:
-    """The same loops in two processes through `mqconf emulator --listen` (a third): (messages/s, median ms)."""
+@contextmanager
+def _listener() -> Iterator[dict[str, str]]:
+    """`mqconf emulator --listen` on a unix socket with IBM's developer objects, for the block; yields the
+    environment that sends an application's process there."""
     mqconf = Path(sys.executable).parent / "mqconf"
     with tempfile.TemporaryDirectory() as folder:
         address = f"unix:{folder}/qm.sock"
@@ -265,20 +269,25 @@ def _pair_through_listener(count: int, round_trips: int) -> tuple[float, float]:
             server.stdout.readline()
             env = {**os.environ, "MQCONF_EMULATOR": address}
             env.pop("MQCONF_IBMMQ_EMULATOR", None)
-
-            def role(name: str, number: int) -> subprocess.Popen:
-                return subprocess.Popen([sys.executable, __file__, "--role", name, "--pair", str(number)], env=env,
-                                        stdout=subprocess.PIPE, text=True)
-
-            getter = role("get", count)
-            role("put", count).communicate()
-            rate = float(getter.communicate()[0])
-            responder = role("respond", round_trips)
-            median = float(role("request", round_trips).communicate()[0])
-            responder.communicate()
+            yield env
         finally:
             server.terminate()
             server.wait()
+
+
+def _pair_through_listener(count: int, round_trips: int) -> tuple[float, float]:
+    """The same loops in two processes through `mqconf emulator --listen` (a third): (messages/s, median ms)."""
+    with _listener() as env:
+        def role(name: str, number: int) -> subprocess.Popen:
+            return subprocess.Popen([sys.executable, __file__, "--role", name, "--pair", str(number)], env=env,
+                                    stdout=subprocess.PIPE, text=True)
+
+        getter = role("get", count)
+        role("put", count).communicate()
+        rate = float(getter.communicate()[0])
+        responder = role("respond", round_trips)
+        median = float(role("request", round_trips).communicate()[0])
+        responder.communicate()
     return rate, median
 
 
@@ -306,29 +315,17 @@ def client_loops(count: int, round_trips: int, rounds: int = PAIR_ROUNDS) -> Non
 def across_processes(messages: int) -> None:
     """MESSAGES messages through 2 threads of a producer process and 2 of a consumer, exactly once."""
     apps = ROOT / "tests" / "emulator_apps"
-    mqconf = Path(sys.executable).parent / "mqconf"
-    with tempfile.TemporaryDirectory() as folder:
-        address = f"unix:{folder}/qm.sock"
-        server = subprocess.Popen([str(mqconf), "emulator", "--listen", address, "--developer"],
-                                  stdout=subprocess.PIPE, text=True)
-        try:
-            server.stdout.readline()
-            env = {**os.environ, "MQCONF_EMULATOR": address}
-            env.pop("MQCONF_IBMMQ_EMULATOR", None)
-            boot = ("import sys, runpy; from mq_conformance.emulator import install_unless_client; "
-                    "install_unless_client(); sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], "
-                    "run_name='__main__')")
-            started = time.perf_counter()
-            consumer = subprocess.Popen([sys.executable, "-c", boot, str(apps / "consumer.py"), "2", str(messages)],
-                                        env=env, stdout=subprocess.PIPE, text=True)
-            producer = subprocess.Popen([sys.executable, "-c", boot, str(apps / "producer.py"), "2",
-                                         str(messages // 2)], env=env, stdout=subprocess.PIPE, text=True)
-            producer.communicate()
-            received = consumer.communicate()[0].splitlines()
-            elapsed = time.perf_counter() - started
-        finally:
-            server.terminate()
-            server.wait()
+    with _listener() as env:
+        boot = ("import sys, runpy; from mq_conformance.emulator import install_unless_client; "
+                "install_unless_client(); sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
+        started = time.perf_counter()
+        consumer = subprocess.Popen([sys.executable, "-c", boot, str(apps / "consumer.py"), "2", str(messages)],
+                                    env=env, stdout=subprocess.PIPE, text=True)
+        producer = subprocess.Popen([sys.executable, "-c", boot, str(apps / "producer.py"), "2",
+                                     str(messages // 2)], env=env, stdout=subprocess.PIPE, text=True)
+        producer.communicate()
+        received = consumer.communicate()[0].splitlines()
+        elapsed = time.perf_counter() - started
     expected = {f"{producer.pid}-{t}-{i}" for t in range(2) for i in range(messages // 2)}
     verdict = "each exactly once" if len(received) == messages and set(received) == expected else \
         f"NOT exactly once: {len(received)} received, {len(set(received))} distinct"

@@ -391,13 +391,19 @@ class _Socket:
         return [comp, reason, md_shape.back(md_out, md_length, md_tail), gmo_shape.back(gmo_out, gmo_length, gmo_tail),
                 data, data_length]
 
-    def inq(self, session: Session, items: list) -> list:
-        _hconn, hobj, selectors_raw, int_count, char_length = items
+    @staticmethod
+    def _selectors(session: Session, hobj: int, raw: bytes) -> list[int]:
+        """MQINQ's and MQSET's object handle checked and selectors read."""
         if hobj not in session.hobjs:
             raise Refused(MQRC_HOBJ_ERROR)
-        selectors = _int_array(selectors_raw)
+        selectors = _int_array(raw)
         if len(selectors) > MAX_SELECTORS:
             raise Refused(MQRC_SELECTOR_COUNT_ERROR)
+        return selectors
+
+    def inq(self, session: Session, items: list) -> list:
+        _hconn, hobj, selectors_raw, int_count, char_length = items
+        selectors = self._selectors(session, hobj, selectors_raw)
         if int_count < 0:
             raise Refused(MQRC_INT_ATTR_COUNT_ERROR)
         if char_length < 0:
@@ -417,11 +423,7 @@ class _Socket:
 
     def set(self, session: Session, items: list) -> list:
         _hconn, hobj, selectors_raw, ints_raw, chars = items
-        if hobj not in session.hobjs:
-            raise Refused(MQRC_HOBJ_ERROR)
-        selectors = _int_array(selectors_raw)
-        if len(selectors) > MAX_SELECTORS:
-            raise Refused(MQRC_SELECTOR_COUNT_ERROR)
+        selectors = self._selectors(session, hobj, selectors_raw)
         return list(native.MQSET(session.hconn, hobj, selectors, _int_array(ints_raw), chars))
 
     def begin(self, session: Session, items: list) -> list:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -27,12 +28,13 @@ MQCONF = Path(sys.executable).parent / "mqconf"
 MESSAGES = int(os.environ.get("MQCONF_EMULATOR_MESSAGES", "2000"))
 
 
-@pytest.fixture
-def queue_manager(tmp_path) -> Iterator[dict[str, str]]:
-    """A listening emulator with IBM's developer objects and the user app; yields the environment an application
-    needs (MQCONF_EMULATOR) and the site folder holding the start-up hook."""
+@contextmanager
+def _listening(tmp_path: Path, *options: str) -> Iterator[dict[str, str]]:
+    """``mqconf emulator --listen`` on a unix socket with IBM's developer objects and ``options``; yields the
+    environment an application needs (MQCONF_EMULATOR) and the site folder holding the start-up hook, and the
+    line the listener printed (LINE)."""
     address = f"unix:{tmp_path}/qm.sock"
-    server = subprocess.Popen([str(MQCONF), "emulator", "--listen", address, "--developer", "--user", "app:passw0rd"],
+    server = subprocess.Popen([str(MQCONF), "emulator", "--listen", address, "--developer", *options],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         line = server.stdout.readline()
@@ -40,10 +42,17 @@ def queue_manager(tmp_path) -> Iterator[dict[str, str]]:
         site = tmp_path / "site"
         site.mkdir()
         hook.install_pth(site)
-        yield {"MQCONF_EMULATOR": address, "SITE": str(site)}
+        yield {"MQCONF_EMULATOR": address, "SITE": str(site), "LINE": line}
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+@pytest.fixture
+def queue_manager(tmp_path) -> Iterator[dict[str, str]]:
+    """A listening emulator with IBM's developer objects and the user app."""
+    with _listening(tmp_path, "--user", "app:passw0rd") as env:
+        yield env
 
 
 def _start(env: dict[str, str], app: str, *args: str) -> subprocess.Popen:
@@ -237,14 +246,8 @@ def test_an_application_with_a_ccdt_reaches_the_listener_its_channel_names(tmp_p
 
 def test_one_listener_serves_each_queue_manager_named_by_qmgr(tmp_path):
     """`--qmgr` repeated: an application reaches each by the name it connects to."""
-    address = f"unix:{tmp_path}/qm.sock"
-    server = subprocess.Popen([str(MQCONF), "emulator", "--listen", address, "--developer", "--qmgr", "QM1",
-                               "--qmgr", "QM2"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        assert "QM1 QM2 listening" in server.stdout.readline()
-        site = tmp_path / "site"
-        site.mkdir()
-        hook.install_pth(site)
+    with _listening(tmp_path, "--qmgr", "QM1", "--qmgr", "QM2") as env:
+        assert "QM1 QM2 listening" in env["LINE"]
         script = tmp_path / "two.py"
         script.write_text(
             "import ibmmq\n"
@@ -256,11 +259,7 @@ def test_one_listener_serves_each_queue_manager_named_by_qmgr(tmp_path):
             "    queue = ibmmq.Queue(ibmmq.connect(name, 'DEV.APP.SVRCONN', 'localhost(1414)'), 'DEV.QUEUE.1',\n"
             "                        CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INQUIRE)\n"
             "    print(name, queue.get().decode(), queue.inquire(CMQC.MQIA_CURRENT_Q_DEPTH))\n")
-        out = _finish(_start({"MQCONF_EMULATOR": address, "SITE": str(site)}, str(script)))
-        assert out.splitlines() == ["QM1 QM1 0", "QM2 QM2 0"]
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+        assert _finish(_start(env, str(script))).splitlines() == ["QM1 QM1 0", "QM2 QM2 0"]
 
 
 def test_listening_for_other_machines_without_users_is_refused_in_one_line():
