@@ -148,6 +148,12 @@ TEXT = {"BaseQName", "BackoutRequeueQName"}
 QUEUE_TYPES = ("MQQT_LOCAL", "MQQT_MODEL", "MQQT_ALIAS")
 QMGR_PARAMETERS: dict[str, str] = {"MQIA_MSG_MARK_BROWSE_INTERVAL": "MsgMarkBrowseInterval"}
 BOOLEAN = {"InhibitPut", "InhibitGet"}
+# Queue-manager attributes no command changes (what the queue manager is, not how it is set up)
+FIXED_QMGR_ATTRIBUTES = frozenset({"MQCA_Q_MGR_NAME", "MQCA_Q_MGR_IDENTIFIER", "MQCA_VERSION", "MQIA_COMMAND_LEVEL",
+                                   "MQIA_PLATFORM", "MQIA_CODED_CHAR_SET_ID", "MQCA_CREATION_DATE",
+                                   "MQCA_CREATION_TIME", "MQCA_ALTERATION_DATE", "MQCA_ALTERATION_TIME",
+                                   "MQIA_SYNCPOINT", "MQIA_MAX_PRIORITY", "MQCA_COMMAND_INPUT_Q_NAME",
+                                   "MQIA_MAX_MSG_LENGTH", "MQIA_MSG_MARK_BROWSE_INTERVAL"})
 
 
 class PcfFailure(Exception):
@@ -367,17 +373,35 @@ class CommandServer:
         self.emulator.forget_queue(self.qmgr, queue)
 
     def _change_qmgr(self, parameters: dict[int, Any]) -> None:
+        """Change Queue Manager: the model's MsgMarkBrowseInterval, and the standing table's attributes an
+        administrator may alter (ALTER QMGR: DESCR, DEADQ, STATQ, STATINT, ACCTQ...), kept as changes since
+        creation. Clause: emulator.qmgr-attributes."""
         by_number = {self._value(name): attribute for name, attribute in QMGR_PARAMETERS.items()}
-        attributes = {}
+        standing_names = {self._value(name): name for name in standing().qmgr
+                          if self._has(name) and name not in FIXED_QMGR_ATTRIBUTES}
+        attributes, changes = {}, {}
         for parameter, value in parameters.items():
             attribute = by_number.get(parameter)
+            if attribute is None and parameter in standing_names:
+                if isinstance(value, bytes | bytearray):
+                    changes[standing_names[parameter]] = bytes(value).split(b"\0", 1)[0].decode(
+                        "utf-8", errors="replace").rstrip(" ")
+                elif isinstance(value, int):
+                    changes[standing_names[parameter]] = value
+                else:
+                    raise PcfFailure("MQRCCF_PARM_VALUE_ERROR")
+                continue
             if attribute is None:
-                raise PcfFailure("MQRCCF_CFIN_PARM_ID_ERROR")
+                raise PcfFailure("MQRCCF_CFST_PARM_ID_ERROR" if isinstance(value, bytes) else
+                                 "MQRCCF_CFIN_PARM_ID_ERROR")
             if not isinstance(value, int) or value < -1:
                 raise PcfFailure("MQRCCF_PARM_VALUE_ERROR")
             attributes[attribute] = value
         if attributes:
             self.world.qmgr(self.qmgr).alter_qmgr(**attributes)
+        if changes:
+            date, time = self.emulator._stamp()  # noqa: SLF001 - the emulator's clock
+            self.emulator.qmgr_changes.update(changes, MQCA_ALTERATION_DATE=date, MQCA_ALTERATION_TIME=time)
 
 
 def emulator_ibm() -> Any:

@@ -36,7 +36,7 @@ from .statistics import pcf_date_time
 COMMANDS = ("MQCMD_INQUIRE_CHANNEL_STATUS", "MQCMD_INQUIRE_Q_MGR_STATUS", "MQCMD_RESET_Q_STATS",
             "MQCMD_INQUIRE_TOPIC", "MQCMD_INQUIRE_TOPIC_NAMES", "MQCMD_INQUIRE_TOPIC_STATUS",
             "MQCMD_CREATE_TOPIC", "MQCMD_CHANGE_TOPIC", "MQCMD_DELETE_TOPIC", "MQCMD_COPY_TOPIC",
-            "MQCMD_INQUIRE_SUB_STATUS")
+            "MQCMD_INQUIRE_SUB_STATUS", "MQCMD_CLEAR_Q")
 BASE_TOPIC = "SYSTEM.BASE.TOPIC"
 # The model's topic attribute -> its PCF parameter
 TOPIC_PARAMETERS = {"TopicString": "MQCA_TOPIC_STRING", "InhibitPublications": "MQIA_INHIBIT_PUB",
@@ -77,7 +77,8 @@ class StatusCommands:
                    "MQCMD_INQUIRE_TOPIC": self.inquire_topic,
                    "MQCMD_INQUIRE_TOPIC_NAMES": self.topic_names,
                    "MQCMD_INQUIRE_TOPIC_STATUS": self.topic_status,
-                   "MQCMD_INQUIRE_SUB_STATUS": self.sub_status}.get(name)
+                   "MQCMD_INQUIRE_SUB_STATUS": self.sub_status,
+                   "MQCMD_CLEAR_Q": self.clear_q}.get(name)
         if handler is not None:
             return handler(parameters)
         return self.define_topic(name, parameters)
@@ -178,6 +179,36 @@ class StatusCommands:
                               (value("MQIA_MSG_DEQ_COUNT"), before.dequeued),
                               (value("MQIA_TIME_SINCE_RESET"), max(0, (now - before.reset_ms) // 1000))])
         return responses
+
+    def clear_q(self, parameters: dict[int, Any]) -> None:
+        """Clear Queue: every message of a local queue removed; refused while an application has it open
+        (MQRC_OBJECT_IN_USE) or it holds uncommitted messages. Clause: emulator.mqsc."""
+        from mq_conformance.reference.queue import VISIBLE
+        from mq_conformance.reference.structures import MQGMO, MQMD, MQOD
+
+        value = self.value
+        name = text(parameters.get(value("MQCA_Q_NAME"), b""))
+        queue = self.qm.queues.get(name)
+        if queue is None:
+            raise PcfFailure("MQRC_UNKNOWN_OBJECT_NAME")
+        if queue.definition.QType != value("MQQT_LOCAL"):
+            raise PcfFailure("MQRCCF_Q_WRONG_TYPE")
+        own = self.emulator.connections(self.qmgr)
+        if any(h.queue == name and any(c.hconn == h.hconn for c in own.values()) for h in self.qm.handles.values()) \
+                or any(m.state != VISIBLE for m in queue.messages.values()):
+            raise PcfFailure("MQRC_OBJECT_IN_USE")
+        hconn = self.emulator.system_hconn(self.qmgr)
+        world = self.server.world
+        opened = world.open(self.qmgr, hconn, MQOD(name, ""), value("MQOO_INPUT_SHARED"))
+        if opened.failed:
+            raise PcfFailure("MQRC_OBJECT_IN_USE")
+        options = value("MQGMO_NO_SYNCPOINT") | value("MQGMO_NO_WAIT") | value("MQGMO_ACCEPT_TRUNCATED_MSG")
+        for _ in range(queue.depth + 1):
+            if world.get(self.qmgr, hconn, opened.hobj, MQMD(Version=2), MQGMO(Version=2, Options=options),
+                         0).failed and not queue.depth:
+                break
+        world.close(self.qmgr, hconn, opened.hobj, 0)
+        return None
 
     def handles(self, name: str) -> list[list[tuple[int, Any]]]:
         """Inquire Queue Status, StatusType MQIACF_Q_HANDLE, for one queue: one response per open handle.

@@ -77,7 +77,7 @@ def test_mqsc_defines_alters_displays_and_deletes_queues(pcf, ibmmq_emulator):
     assert ibmmq_emulator.queues["APP.NEW"].definition.MaxQDepth == 7
     _mqsc(pcf, "ALTER QLOCAL(APP.NEW) PUT(DISABLED)")
     shown = _mqsc(pcf, "DISPLAY QLOCAL(APP.NEW) MAXDEPTH PUT DESCR")
-    assert "MAXDEPTH(7)" in shown and "PUT(DISABLED)" in shown and "DESCR('new orders')" in shown
+    assert "MAXDEPTH(7)" in shown and "PUT(DISABLED)" in shown and "DESCR(new orders)" in shown  # unquoted, as IBM shows it
     _mqsc(pcf, "DEFINE QALIAS(APP.ALIAS) TARGET(APP.NEW)")
     assert ibmmq_emulator.queues["APP.ALIAS"].definition.BaseQName == "APP.NEW"
     _mqsc(pcf, "DELETE QLOCAL(APP.NEW)")
