@@ -512,6 +512,18 @@ class Emulator:
         behind = _wall_ms() - clock.now_ms
         if behind > 0:
             clock.advance(behind)
+        if clock.now_ms >= self._statistics_check_ms:  # at most once a second of the clock
+            self._statistics_check_ms = clock.now_ms + 1000
+            self._statistics_due()
+
+    def _statistics_due(self) -> None:
+        """Write the statistics messages of the intervals that have ended (statistics.py)."""
+        if not self._counters:
+            return
+        from . import statistics
+
+        for qmgr in list(self._counters):
+            statistics.due(self, qmgr)
 
     # -- set-up and inspection ------------------------------------------------------------------------------
     def reset(self) -> None:
@@ -522,6 +534,8 @@ class Emulator:
             kwargs["spec"] = self._spec
         with getattr(self, "_lock", threading.RLock()):
             self.world = Cluster(**kwargs)
+            self._counters: dict[str, Any] = {}  # queue manager -> its counts (statistics.py)
+            self._statistics_check_ms = 0
             self._conns: dict[int, _Conn] = {}
             self._special_hobjs = itertools.count(SPECIAL_HOBJ_BASE + 1)
             self._servers: dict[str, tuple[int, int]] = {}  # queue manager -> command server's Hconn, Hobj
@@ -533,7 +547,6 @@ class Emulator:
             self.message_handles: dict[int, tuple[str, int]] = {}  # Hmsg -> (queue manager, model Hmsg): handles.py
             self.qmgr_changes: dict[str, Any] = {}  # queue-manager attributes changed since creation
             self.admin_objects: dict[str, Any] = {}  # namelists, channels, authentication info (pcf_objects.py)
-            self._counters: dict[str, Any] = {}  # queue manager -> its counts (statistics.py)
             self.topic_extras: dict[tuple[str, str], dict[str, Any]] = {}  # a topic object's description, dates
             self.admin_subscriptions: set[str] = set()  # subscriptions made by command (pcf_subscriptions.py)
             self._authority: dict[str, Any] = {}  # queue manager -> its authority records (authority.py)
@@ -704,6 +717,7 @@ class Emulator:
         """Let ``milliseconds`` pass on the queue manager's clock (expiry, browse-mark intervals)."""
         with self._lock:
             self.world.advance_clock(milliseconds)
+            self._statistics_due()
 
     def depth(self, name: str) -> int:
         """CurrentQDepth of a queue (committed or not); ``KeyError`` for an undefined queue."""
@@ -805,6 +819,12 @@ class Emulator:
                 return MQCC_FAILED, MQRC_HCONN_ERROR
             conn.special.clear()
             result = self.world.disconnect(conn.qmgr, conn.hconn)
+            if conn.qmgr in self._counters:  # its accounting (statistics.py)
+                from . import statistics
+                from .pcf_objects import connection_id_of
+
+                statistics.disconnected(self, conn.qmgr, conn.hconn, conn.appl, conn.user,
+                                        connection_id_of(conn.qmgr, hconn))
             self._serve(conn.qmgr)
             return result.comp_code, result.reason
 

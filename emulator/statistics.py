@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass, field
+from typing import Any
 
 from mq_conformance.reference.clock import _EPOCH as clock_epoch
 
@@ -174,3 +175,130 @@ def pcf_date_time(ms: int) -> tuple[str, str]:
     (``YYYY-MM-DD``, ``HH.MM.SS``)."""
     moment = clock_epoch + _dt.timedelta(milliseconds=ms)
     return moment.strftime("%Y-%m-%d"), moment.strftime("%H.%M.%S")
+
+
+# -- the messages ---------------------------------------------------------------------------------------------
+def _monitoring(emulator: Any, qmgr: str, selector: str) -> Any:
+    """A queue-manager monitoring attribute (STATQ, STATINT, ACCTQ) as it is now."""
+    return emulator.qmgr_attribute_values(qmgr, [constant(selector)]).get(constant(selector))
+
+
+def _queue_on(emulator: Any, qmgr: str, queue: str, selector: str, qmgr_value: int) -> bool:
+    """Whether a queue collects statistics (or accounting): its own STATQ ON, or QMGR while the queue manager's is
+    ON; the queue manager's NONE switches every queue off."""
+    if qmgr_value == constant("MQMON_NONE"):
+        return False
+    own = emulator.extras(qmgr, queue).get(selector, constant("MQMON_Q_MGR"))
+    if own == constant("MQMON_Q_MGR"):
+        return qmgr_value == constant("MQMON_ON")
+    return own == constant("MQMON_ON")
+
+
+def due(emulator: Any, qmgr: str) -> None:
+    """Write the statistics message of each interval that has ended on the queue manager's clock (STATINT
+    seconds), for the queues that collect statistics and had activity. Clause: emulator.statistics."""
+    counters = emulator.counters(qmgr)
+    now = emulator.world.clock.now_ms
+    interval = _monitoring(emulator, qmgr, "MQIA_STATISTICS_INTERVAL") or 1800
+    if now - counters.interval_start_ms < interval * 1000:
+        return
+    qmgr_value = _monitoring(emulator, qmgr, "MQIA_STATISTICS_Q")
+    queues = emulator.world.qmgr(qmgr).queues
+    chosen = {name: activity for name, activity in sorted(counters.interval.items())
+              if name in queues and _queue_on(emulator, qmgr, name, "MQIA_STATISTICS_Q", qmgr_value)}
+    start, counters.interval_start_ms, counters.interval = counters.interval_start_ms, now, {}
+    if not chosen:
+        return
+    groups = [("MQGACF_Q_STATISTICS_DATA", _queue_group(emulator, qmgr, name, activity, statistics=True))
+              for name, activity in chosen.items()]
+    _write(emulator, qmgr, STATISTICS_QUEUE, "MQCFT_STATISTICS", "MQCMD_STATISTICS_Q",
+           _head(emulator, qmgr, start, now, len(groups)), groups)
+
+
+def disconnected(emulator: Any, qmgr: str, hconn: int, appl: str, user: str, connection_id: bytes) -> None:
+    """A connection ended: its accounting message, for the queues it used that collect accounting (ACCTQ), then
+    its counts are forgotten. Clause: emulator.accounting."""
+    counters = emulator.counters(qmgr)
+    used = counters.connections.pop(hconn, {})
+    started = counters.last_ms.pop(hconn, None)
+    qmgr_value = _monitoring(emulator, qmgr, "MQIA_ACCOUNTING_Q")
+    queues = emulator.world.qmgr(qmgr).queues
+    chosen = {name: activity for name, activity in sorted(used.items())
+              if name in queues and _queue_on(emulator, qmgr, name, "MQIA_ACCOUNTING_Q", qmgr_value)}
+    if not chosen:
+        return
+    now = emulator.world.clock.now_ms
+    counters.sequence += 1
+    head = [("MQCA_Q_MGR_NAME", qmgr), ("MQCACF_APPL_NAME", appl), ("MQCACF_USER_IDENTIFIER", user),
+            ("MQBACF_CONNECTION_ID", connection_id)]
+    head += _head(emulator, qmgr, started if started is not None else now, now, len(chosen))[1:]
+    head.append(("MQIACF_SEQUENCE_NUMBER", counters.sequence))
+    groups = [("MQGACF_Q_ACCOUNTING_DATA", _queue_group(emulator, qmgr, name, activity, statistics=False))
+              for name, activity in chosen.items()]
+    _write(emulator, qmgr, ACCOUNTING_QUEUE, "MQCFT_ACCOUNTING", "MQCMD_ACCOUNTING_Q", head, groups)
+
+
+def _head(emulator: Any, qmgr: str, start: int, end: int, count: int) -> list[tuple[str, Any]]:
+    start_date, start_time = pcf_date_time(start)
+    end_date, end_time = pcf_date_time(end)
+    return [("MQCA_Q_MGR_NAME", qmgr), ("MQCAMO_START_DATE", start_date), ("MQCAMO_START_TIME", start_time),
+            ("MQCAMO_END_DATE", end_date), ("MQCAMO_END_TIME", end_time),
+            ("MQIA_COMMAND_LEVEL", _monitoring(emulator, qmgr, "MQIA_COMMAND_LEVEL")),
+            ("MQIAMO_OBJECT_COUNT", count)]
+
+
+def _queue_group(emulator: Any, qmgr: str, name: str, activity: Activity, statistics: bool) -> list[tuple[str, Any]]:
+    queue = emulator.world.qmgr(qmgr).queues[name]
+    extras = emulator.extras(qmgr, name)
+    group: list[tuple[str, Any]] = [
+        ("MQCA_Q_NAME", name), ("MQCA_CREATION_DATE", extras.get("MQCA_CREATION_DATE", "")),
+        ("MQCA_CREATION_TIME", extras.get("MQCA_CREATION_TIME", "")), ("MQIA_Q_TYPE", queue.definition.QType),
+        ("MQIA_DEFINITION_TYPE", getattr(queue.definition, "DefinitionType", None) or constant("MQQDT_PREDEFINED"))]
+    if statistics:
+        group += [("MQIAMO_Q_MIN_DEPTH", activity.min_depth if activity.min_depth is not None else queue.depth),
+                  ("MQIAMO_Q_MAX_DEPTH", activity.max_depth)]
+    else:
+        group.append(("MQIAMO_OPENS", [activity.opens]))
+    group += [("MQIAMO_PUTS", list(activity.puts)), ("MQIAMO_PUTS_FAILED", activity.put_fails),
+              ("MQIAMO_PUT1S", list(activity.put1s)), ("MQIAMO_PUT1S_FAILED", activity.put1_fails),
+              ("MQIAMO64_PUT_BYTES", ("64", list(activity.put_bytes))), ("MQIAMO_GETS", list(activity.gets)),
+              ("MQIAMO64_GET_BYTES", ("64", list(activity.get_bytes))), ("MQIAMO_GETS_FAILED", activity.get_fails),
+              ("MQIAMO_BROWSES", list(activity.browses)),
+              ("MQIAMO64_BROWSE_BYTES", ("64", list(activity.browse_bytes))),
+              ("MQIAMO_BROWSES_FAILED", activity.browse_fails)]
+    return group
+
+
+def _write(emulator: Any, qmgr: str, queue: str, kind: str, command: str, head: list[tuple[str, Any]],
+           groups: list[tuple[str, list[tuple[str, Any]]]]) -> None:
+    """One statistics or accounting message, in IBM's PCF layout (readable by ``PCFExecute.unpack``)."""
+    from mq_conformance.reference.structures import MQMD, MQOD, MQPMO
+
+    from .emulator import ibm
+    from .pcf import CommandServer
+
+    if queue not in emulator.world.qmgr(qmgr).queues:
+        return
+    package = ibm()
+    packer = CommandServer(emulator, qmgr)
+
+    def pack(name: str, value: Any) -> bytes:
+        if isinstance(value, tuple) and value[0] == "64":
+            return package.CFIL64(Parameter=constant(name), Values=value[1]).pack()
+        return packer._pack(constant(name), value)  # noqa: SLF001 - one packing of a parameter
+
+    body = b"".join(pack(name, value) for name, value in head)
+    for group_name, parameters in groups:
+        body += package.CFGR(Parameter=constant(group_name), ParameterCount=len(parameters)).pack()
+        body += b"".join(pack(name, value) for name, value in parameters)
+    header = package.CFH(Type=constant(kind), Command=constant(command), MsgSeqNumber=1,
+                         Control=constant("MQCFC_LAST"), ParameterCount=len(head) + len(groups))
+    md = MQMD(Version=2, MsgType=constant("MQMT_DATAGRAM"), Format="MQADMIN ")
+    pmo = MQPMO(Version=2, Options=constant("MQPMO_NO_SYNCPOINT"))
+    emulator.world.put1(qmgr, emulator.system_hconn(qmgr), MQOD(queue, ""), md, pmo, header.pack() + body)
+
+
+def constant(name: str) -> Any:
+    from .standing import constant as lookup
+
+    return lookup(name)
