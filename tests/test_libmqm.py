@@ -355,6 +355,27 @@ def test_mqserver_and_a_ccdt_lead_an_application_without_a_connection_name_to_th
 
 
 @needs_ibmmq
+def test_a_connection_name_list_goes_on_past_addresses_that_are_no_listener(library, listener):
+    import threading
+
+    with socket.socket() as other:  # something else listens there (an ssh server, say)
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+
+        def answer_wrongly():
+            for _ in range(2):
+                peer, _ = other.accept()
+                with peer:
+                    peer.sendall(b"SSH-2.0-not-a-queue-manager\r\n" * 4)
+
+        threading.Thread(target=answer_wrongly, daemon=True).start()
+        names = f"127.0.0.1({_free_port()}),127.0.0.1({other.getsockname()[1]}),{listener}"
+        assert _python(library, CONNECT, names).stdout.split() == ["connected"]
+        alone = _python(library, CONNECT, f"127.0.0.1({other.getsockname()[1]})")
+        assert alone.stdout.split() == ["2059"]  # MQRC_Q_MGR_NOT_AVAILABLE: no queue manager answers there
+
+
+@needs_ibmmq
 def test_a_callback_consumer_runs_on_the_librarys_thread(library, listener):
     done = _python(library, """
         import sys, threading, ibmmq

@@ -141,9 +141,26 @@ static session *use(MQHCONN hconn, PMQLONG pCompCode, PMQLONG pReason) {
     return s;
 }
 
-/* Send a request: 0 with CompCode and Reason set and the session locked for reading the outputs (finish then
- * releases it), or -1 with the call failed and everything released. */
-static int ask(session *s, frame *f, answer *a, PMQLONG pCompCode, PMQLONG pReason) {
+/* The session of Hconn (see use) and a request of `verb` on it begun with the listener's handle. */
+static session *start(int verb, MQHCONN Hconn, frame *f, PMQLONG pCompCode, PMQLONG pReason) {
+    session *s = use(Hconn, pCompCode, pReason);
+    if (s != NULL) {
+        frame_start(f, verb);
+        frame_i32(f, s->remote);
+    }
+    return s;
+}
+
+/* Send a request (unless `refused`, a reason found in the caller's arguments while building it): 0 with CompCode
+ * and Reason set and the session locked for reading the outputs (finish then releases it), or -1 with the call
+ * failed and everything released. */
+static int ask(session *s, frame *f, answer *a, MQLONG refused, PMQLONG pCompCode, PMQLONG pReason) {
+    if (refused != MQRC_NONE) {
+        frame_free(f);
+        session_release(s);
+        FAIL(refused);
+        return -1;
+    }
     if (session_call(s, f, a) < 0) {
         session_done(s);
         frame_free(f);
@@ -255,16 +272,32 @@ void MQCONNX(PMQCHAR pQMgrName, PMQVOID pConnectOpts, PMQHCONN pHconn, PMQLONG p
     if (routes == NULL) { FAIL(MQRC_STORAGE_NOT_AVAILABLE); return; }
     MQLONG reason = find_routes(wanted, cno, cd, routes, &count);
     int fd = -1, tcp = 0, tried_tcp = 0, chosen = -1;
-    for (int i = 0; reason == MQRC_NONE && i < count && fd < 0; i++) {
-        if (routes[i].tls) reason = MQRC_SSL_INITIALIZATION_ERROR;  /* never in clear: the emulator has no TLS */
-        else if ((fd = wire_connect(routes[i].address, &tcp)) >= 0) chosen = i;
-        tried_tcp |= tcp;
-    }
-    if (reason == MQRC_NONE && fd < 0) reason = tried_tcp ? MQRC_HOST_NOT_AVAILABLE : MQRC_Q_MGR_NOT_AVAILABLE;
+    MQLONG answered = MQRC_NONE;  /* the first address that answered but is no listener: why */
     session *s = reason == MQRC_NONE ? calloc(1, sizeof *s) : NULL;
     if (reason == MQRC_NONE && s == NULL) reason = MQRC_STORAGE_NOT_AVAILABLE;
+    for (int i = 0; reason == MQRC_NONE && i < count && chosen < 0; i++) {
+        if (routes[i].tls) {
+            reason = MQRC_SSL_INITIALIZATION_ERROR;  /* never in clear: the emulator has no TLS */
+            break;
+        }
+        fd = wire_connect(routes[i].address, &tcp);
+        tried_tcp |= tcp;
+        if (fd < 0) continue;
+        MQLONG said = wire_hello(fd, &s->reply, &s->reply_cap);  /* something else there: the next address */
+        if (said == MQRC_NONE) {
+            chosen = i;
+        } else {
+            close(fd);
+            fd = -1;
+            if (answered == MQRC_NONE) answered = said;
+        }
+    }
+    if (reason == MQRC_NONE && chosen < 0)
+        reason = answered != MQRC_NONE ? answered : tried_tcp ? MQRC_HOST_NOT_AVAILABLE : MQRC_Q_MGR_NOT_AVAILABLE;
     if (reason != MQRC_NONE) {
         if (fd >= 0) close(fd);
+        if (s != NULL) free(s->reply);
+        free(s);
         free(routes);
         FAIL(reason);
         return;
@@ -293,10 +326,9 @@ void MQCONNX(PMQCHAR pQMgrName, PMQVOID pConnectOpts, PMQHCONN pHconn, PMQLONG p
     process_user(os_user, sizeof os_user);
     frame_bytes(&f, os_user, strlen(os_user));
     MQLONG comp = MQCC_FAILED;
-    reason = wire_hello(fd, &s->reply, &s->reply_cap);
-    if (reason == MQRC_NONE && wire_exchange(fd, &f, ++s->next_tag, &s->reply, &s->reply_cap, &a) < 0)
+    if (wire_exchange(fd, &f, ++s->next_tag, &s->reply, &s->reply_cap, &a) < 0) {
         reason = MQRC_Q_MGR_NOT_AVAILABLE;
-    else if (reason == MQRC_NONE) {
+    } else {
         comp = a.comp;
         reason = a.reason;
         s->remote = read_i32(&a.out);
@@ -372,25 +404,17 @@ void MQOPEN(MQHCONN Hconn, PMQVOID pObjDesc, MQLONG Options, PMQHOBJ pHobj, PMQL
     int length = structure_length(od, MQOD_STRUC_ID, OD_LENGTHS, COUNT(OD_LENGTHS));
     if (length < 0) { FAIL(MQRC_OD_ERROR); return; }
     if (pHobj == NULL) { FAIL(MQRC_HOBJ_ERROR); return; }
-    session *s = use(Hconn, pCompCode, pReason);
+    frame f;
+    answer a;
+    session *s = start(V_OPEN, Hconn, &f, pCompCode, pReason);
     if (s == NULL) return;
     char *room = NULL;
     size_t result_room = length >= MQOD_LENGTH_4 ? charv_room(od, OFS_MQOD_ResObjectString, &room) : 0;
-    frame f;
-    answer a;
-    frame_start(&f, V_OPEN);
-    frame_i32(&f, s->remote);
     frame_bytes(&f, od, (size_t)length);
     frame_i32(&f, Options);
     MQLONG reason = od_strings(&f, od, length);
     frame_i32(&f, (int32_t)result_room);
-    if (reason != MQRC_NONE) {
-        frame_free(&f);
-        session_release(s);
-        FAIL(reason);
-        return;
-    }
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, reason, pCompCode, pReason) < 0) return;
     uint32_t n, resolved_length;
     const uint8_t *returned = read_bytes(&a.out, &n);
     MQHOBJ hobj = read_i32(&a.out);
@@ -405,16 +429,14 @@ void MQOPEN(MQHCONN Hconn, PMQVOID pObjDesc, MQLONG Options, PMQHOBJ pHobj, PMQL
 
 void MQCLOSE(MQHCONN Hconn, PMQHOBJ pHobj, MQLONG Options, PMQLONG pCompCode, PMQLONG pReason) {
     if (pHobj == NULL) { FAIL(MQRC_HOBJ_ERROR); return; }
-    session *s = use(Hconn, pCompCode, pReason);
-    if (s == NULL) return;
-    consume_closing(s, *pHobj);  /* a callback registered for the object is deregistered first, as IBM's is */
     frame f;
     answer a;
-    frame_start(&f, V_CLOSE);
-    frame_i32(&f, s->remote);
+    session *s = start(V_CLOSE, Hconn, &f, pCompCode, pReason);
+    if (s == NULL) return;
+    consume_closing(s, *pHobj);  /* a callback registered for the object is deregistered first, as IBM's is */
     frame_i32(&f, *pHobj);
     frame_i32(&f, Options);
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, MQRC_NONE, pCompCode, pReason) < 0) return;
     MQHOBJ hobj = read_i32(&a.out);
     if (!a.out.bad) *pHobj = hobj;
     finish(s, &f, &a, pCompCode, pReason);
@@ -431,17 +453,15 @@ void MQPUT(MQHCONN Hconn, MQHOBJ Hobj, PMQVOID pMsgDesc, PMQVOID pPutMsgOpts, MQ
     if (pmo_length < 0) { FAIL(MQRC_PMO_ERROR); return; }
     if (BufferLength < 0) { FAIL(MQRC_BUFFER_LENGTH_ERROR); return; }
     if (BufferLength > 0 && pBuffer == NULL) { FAIL(MQRC_BUFFER_ERROR); return; }
-    session *s = use(Hconn, pCompCode, pReason);
-    if (s == NULL) return;
     frame f;
     answer a;
-    frame_start(&f, V_PUT);
-    frame_i32(&f, s->remote);
+    session *s = start(V_PUT, Hconn, &f, pCompCode, pReason);
+    if (s == NULL) return;
     frame_i32(&f, Hobj);
     frame_bytes(&f, md, (size_t)md_length);
     frame_bytes(&f, pmo, (size_t)pmo_length);
     frame_bytes(&f, pBuffer, (size_t)BufferLength);
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, MQRC_NONE, pCompCode, pReason) < 0) return;
     uint32_t n1, n2;
     const uint8_t *md_back = read_bytes(&a.out, &n1), *pmo_back = read_bytes(&a.out, &n2);
     if (!a.out.bad) {
@@ -462,24 +482,16 @@ void MQPUT1(MQHCONN Hconn, PMQVOID pObjDesc, PMQVOID pMsgDesc, PMQVOID pPutMsgOp
     if (pmo_length < 0) { FAIL(MQRC_PMO_ERROR); return; }
     if (BufferLength < 0) { FAIL(MQRC_BUFFER_LENGTH_ERROR); return; }
     if (BufferLength > 0 && pBuffer == NULL) { FAIL(MQRC_BUFFER_ERROR); return; }
-    session *s = use(Hconn, pCompCode, pReason);
-    if (s == NULL) return;
     frame f;
     answer a;
-    frame_start(&f, V_PUT1);
-    frame_i32(&f, s->remote);
+    session *s = start(V_PUT1, Hconn, &f, pCompCode, pReason);
+    if (s == NULL) return;
     frame_bytes(&f, od, (size_t)od_length);
     MQLONG reason = od_strings(&f, od, od_length);
     frame_bytes(&f, md, (size_t)md_length);
     frame_bytes(&f, pmo, (size_t)pmo_length);
     frame_bytes(&f, pBuffer, (size_t)BufferLength);
-    if (reason != MQRC_NONE) {
-        frame_free(&f);
-        session_release(s);
-        FAIL(reason);
-        return;
-    }
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, reason, pCompCode, pReason) < 0) return;
     uint32_t n1, n2, n3;
     const uint8_t *od_back = read_bytes(&a.out, &n1), *md_back = read_bytes(&a.out, &n2),
                   *pmo_back = read_bytes(&a.out, &n3);
@@ -563,17 +575,15 @@ void MQINQ(MQHCONN Hconn, MQHOBJ Hobj, MQLONG SelectorCount, PMQLONG pSelectors,
            PMQLONG pIntAttrs, MQLONG CharAttrLength, PMQCHAR pCharAttrs, PMQLONG pCompCode, PMQLONG pReason) {
     if (attribute_arguments(SelectorCount, pSelectors, IntAttrCount, pIntAttrs, CharAttrLength, pCharAttrs,
                             pCompCode, pReason)) return;
-    session *s = use(Hconn, pCompCode, pReason);
-    if (s == NULL) return;
     frame f;
     answer a;
-    frame_start(&f, V_INQ);
-    frame_i32(&f, s->remote);
+    session *s = start(V_INQ, Hconn, &f, pCompCode, pReason);
+    if (s == NULL) return;
     frame_i32(&f, Hobj);
     frame_bytes(&f, pSelectors, (size_t)SelectorCount * 4);
     frame_i32(&f, IntAttrCount);
     frame_i32(&f, CharAttrLength);
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, MQRC_NONE, pCompCode, pReason) < 0) return;
     uint32_t ints_length, chars_length;
     const uint8_t *ints = read_bytes(&a.out, &ints_length), *chars = read_bytes(&a.out, &chars_length);
     if (!a.out.bad) {
@@ -589,17 +599,15 @@ void MQSET(MQHCONN Hconn, MQHOBJ Hobj, MQLONG SelectorCount, PMQLONG pSelectors,
            PMQLONG pIntAttrs, MQLONG CharAttrLength, PMQCHAR pCharAttrs, PMQLONG pCompCode, PMQLONG pReason) {
     if (attribute_arguments(SelectorCount, pSelectors, IntAttrCount, pIntAttrs, CharAttrLength, pCharAttrs,
                             pCompCode, pReason)) return;
-    session *s = use(Hconn, pCompCode, pReason);
-    if (s == NULL) return;
     frame f;
     answer a;
-    frame_start(&f, V_SET);
-    frame_i32(&f, s->remote);
+    session *s = start(V_SET, Hconn, &f, pCompCode, pReason);
+    if (s == NULL) return;
     frame_i32(&f, Hobj);
     frame_bytes(&f, pSelectors, (size_t)SelectorCount * 4);
     frame_bytes(&f, pIntAttrs, (size_t)IntAttrCount * 4);
     frame_bytes(&f, pCharAttrs, (size_t)CharAttrLength);
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, MQRC_NONE, pCompCode, pReason) < 0) return;
     finish(s, &f, &a, pCompCode, pReason);
 }
 
@@ -607,14 +615,12 @@ void MQSET(MQHCONN Hconn, MQHOBJ Hobj, MQLONG SelectorCount, PMQLONG pSelectors,
 
 static void simple(int verb, MQHCONN Hconn, const void *options, int options_length, PMQLONG pCompCode,
                    PMQLONG pReason) {
-    session *s = use(Hconn, pCompCode, pReason);
-    if (s == NULL) return;
     frame f;
     answer a;
-    frame_start(&f, verb);
-    frame_i32(&f, s->remote);
+    session *s = start(verb, Hconn, &f, pCompCode, pReason);
+    if (s == NULL) return;
     if (options_length >= 0) frame_bytes(&f, options, (size_t)options_length);
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, MQRC_NONE, pCompCode, pReason) < 0) return;
     finish(s, &f, &a, pCompCode, pReason);
 }
 
@@ -638,14 +644,12 @@ void MQCRTMH(MQHCONN Hconn, PMQVOID pCrtMsgHOpts, PMQHMSG pHmsg, PMQLONG pCompCo
     int length = structure_length(pCrtMsgHOpts, MQCMHO_STRUC_ID, CMHO_LENGTHS, 1);
     if (length < 0) { FAIL(MQRC_CMHO_ERROR); return; }
     if (pHmsg == NULL) { FAIL(MQRC_HMSG_ERROR); return; }
-    session *s = use(Hconn, pCompCode, pReason);
-    if (s == NULL) return;
     frame f;
     answer a;
-    frame_start(&f, V_CRTMH);
-    frame_i32(&f, s->remote);
+    session *s = start(V_CRTMH, Hconn, &f, pCompCode, pReason);
+    if (s == NULL) return;
     frame_bytes(&f, pCrtMsgHOpts, (size_t)length);
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, MQRC_NONE, pCompCode, pReason) < 0) return;
     MQHMSG hmsg = read_i64(&a.out);
     if (!a.out.bad) *pHmsg = hmsg;
     finish(s, &f, &a, pCompCode, pReason);
@@ -655,15 +659,13 @@ void MQDLTMH(MQHCONN Hconn, PMQHMSG pHmsg, PMQVOID pDltMsgHOpts, PMQLONG pCompCo
     int length = structure_length(pDltMsgHOpts, MQDMHO_STRUC_ID, DMHO_LENGTHS, 1);
     if (pHmsg == NULL) { FAIL(MQRC_HMSG_ERROR); return; }
     if (length < 0) { FAIL(MQRC_DMHO_ERROR); return; }
-    session *s = use(Hconn, pCompCode, pReason);
-    if (s == NULL) return;
     frame f;
     answer a;
-    frame_start(&f, V_DLTMH);
-    frame_i32(&f, s->remote);
+    session *s = start(V_DLTMH, Hconn, &f, pCompCode, pReason);
+    if (s == NULL) return;
     frame_i64(&f, *pHmsg);
     frame_bytes(&f, pDltMsgHOpts, (size_t)length);
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, MQRC_NONE, pCompCode, pReason) < 0) return;
     MQHMSG hmsg = read_i64(&a.out);
     if (!a.out.bad) *pHmsg = hmsg;
     finish(s, &f, &a, pCompCode, pReason);
@@ -688,25 +690,17 @@ void MQSETMP(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pSetPropOpts, PMQVOID pName, PM
         ValueLength = (MQLONG)strnlen(pValue, MAX_STRING_BYTES);
     if (ValueLength < 0 || (uint32_t)ValueLength > MAX_STRING_BYTES) { FAIL(MQRC_BUFFER_LENGTH_ERROR); return; }
     if (ValueLength > 0 && pValue == NULL) { FAIL(MQRC_BUFFER_ERROR); return; }
-    session *s = use(Hconn, pCompCode, pReason);
-    if (s == NULL) return;
     frame f;
     answer a;
-    frame_start(&f, V_SETMP);
-    frame_i32(&f, s->remote);
+    session *s = start(V_SETMP, Hconn, &f, pCompCode, pReason);
+    if (s == NULL) return;
     frame_i64(&f, Hmsg);
     frame_bytes(&f, pSetPropOpts, (size_t)smpo_length);
     MQLONG reason = name_item(&f, pName);
     frame_bytes(&f, pPropDesc, (size_t)pd_length);
     frame_i32(&f, Type);
     frame_bytes(&f, pValue, (size_t)ValueLength);
-    if (reason != MQRC_NONE) {
-        frame_free(&f);
-        session_release(s);
-        FAIL(reason);
-        return;
-    }
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, reason, pCompCode, pReason) < 0) return;
     uint32_t n;
     const uint8_t *pd = read_bytes(&a.out, &n);
     if (!a.out.bad) take_back(pPropDesc, pd_length, pd, n, NONE_KEPT);
@@ -724,14 +718,12 @@ void MQINQMP(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pInqPropOpts, PMQVOID pName, PM
     if (ValueLength < 0) { FAIL(MQRC_BUFFER_LENGTH_ERROR); return; }
     if (ValueLength > 0 && pValue == NULL) { FAIL(MQRC_BUFFER_ERROR); return; }
     if (pDataLength == NULL) { FAIL(MQRC_DATA_LENGTH_ERROR); return; }
-    session *s = use(Hconn, pCompCode, pReason);
+    frame f;
+    answer a;
+    session *s = start(V_INQMP, Hconn, &f, pCompCode, pReason);
     if (s == NULL) return;
     char *room;
     size_t name_room = charv_room(impo, OFS_MQIMPO_ReturnedName, &room);
-    frame f;
-    answer a;
-    frame_start(&f, V_INQMP);
-    frame_i32(&f, s->remote);
     frame_i64(&f, Hmsg);
     frame_bytes(&f, impo, (size_t)impo_length);
     MQLONG reason = name_item(&f, pName);
@@ -741,13 +733,7 @@ void MQINQMP(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pInqPropOpts, PMQVOID pName, PM
     frame_i32(&f, field_i32(impo, OFS_MQIMPO_Options) & MQIMPO_CONVERT_TYPE ? *pType : MQTYPE_AS_SET);
     frame_i32(&f, ValueLength);
     frame_i32(&f, (int32_t)name_room);
-    if (reason != MQRC_NONE) {
-        frame_free(&f);
-        session_release(s);
-        FAIL(reason);
-        return;
-    }
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, reason, pCompCode, pReason) < 0) return;
     uint32_t n1, n2, n3, value_length;
     const uint8_t *impo_back = read_bytes(&a.out, &n1), *returned_name = read_bytes(&a.out, &n2);
     const uint8_t *pd = read_bytes(&a.out, &n3);
@@ -769,22 +755,14 @@ void MQINQMP(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pInqPropOpts, PMQVOID pName, PM
 void MQDLTMP(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pDltPropOpts, PMQVOID pName, PMQLONG pCompCode, PMQLONG pReason) {
     int length = structure_length(pDltPropOpts, MQDMPO_STRUC_ID, DMPO_LENGTHS, 1);
     if (length < 0) { FAIL(MQRC_DMPO_ERROR); return; }
-    session *s = use(Hconn, pCompCode, pReason);
-    if (s == NULL) return;
     frame f;
     answer a;
-    frame_start(&f, V_DLTMP);
-    frame_i32(&f, s->remote);
+    session *s = start(V_DLTMP, Hconn, &f, pCompCode, pReason);
+    if (s == NULL) return;
     frame_i64(&f, Hmsg);
     frame_bytes(&f, pDltPropOpts, (size_t)length);
     MQLONG reason = name_item(&f, pName);
-    if (reason != MQRC_NONE) {
-        frame_free(&f);
-        session_release(s);
-        FAIL(reason);
-        return;
-    }
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, reason, pCompCode, pReason) < 0) return;
     finish(s, &f, &a, pCompCode, pReason);
 }
 
@@ -803,19 +781,17 @@ void MQSUB(MQHCONN Hconn, PMQVOID pSubDesc, PMQHOBJ pHobj, PMQHOBJ pHsub, PMQLON
     size_t lengths[4];
     for (int i = 0; i < 4; i++)
         if (charv_in(sd, (size_t)strings[i].offset, &data[i], &lengths[i]) < 0) { FAIL(strings[i].reason); return; }
-    session *s = use(Hconn, pCompCode, pReason);
+    frame f;
+    answer a;
+    session *s = start(V_SUB, Hconn, &f, pCompCode, pReason);
     if (s == NULL) return;
     char *room;
     size_t result_room = charv_room(sd, OFS_MQSD_ResObjectString, &room);
-    frame f;
-    answer a;
-    frame_start(&f, V_SUB);
-    frame_i32(&f, s->remote);
     frame_bytes(&f, sd, (size_t)length);
     frame_i32(&f, *pHobj);
     for (int i = 0; i < 4; i++) frame_bytes(&f, data[i], lengths[i]);  /* ObjectString, SubName, Selection, UserData */
     frame_i32(&f, (int32_t)result_room);
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, MQRC_NONE, pCompCode, pReason) < 0) return;
     uint32_t n, resolved_length;
     const uint8_t *returned = read_bytes(&a.out, &n);
     MQHOBJ hobj = read_i32(&a.out), hsub = read_i32(&a.out);
@@ -832,16 +808,14 @@ void MQSUB(MQHCONN Hconn, PMQVOID pSubDesc, PMQHOBJ pHobj, PMQHOBJ pHsub, PMQLON
 void MQSUBRQ(MQHCONN Hconn, MQHOBJ Hsub, MQLONG Action, PMQVOID pSubRqOpts, PMQLONG pCompCode, PMQLONG pReason) {
     int length = structure_length(pSubRqOpts, MQSRO_STRUC_ID, SRO_LENGTHS, 1);
     if (length < 0) { FAIL(MQRC_SRO_ERROR); return; }
-    session *s = use(Hconn, pCompCode, pReason);
-    if (s == NULL) return;
     frame f;
     answer a;
-    frame_start(&f, V_SUBRQ);
-    frame_i32(&f, s->remote);
+    session *s = start(V_SUBRQ, Hconn, &f, pCompCode, pReason);
+    if (s == NULL) return;
     frame_i32(&f, Hsub);
     frame_i32(&f, Action);
     frame_bytes(&f, pSubRqOpts, (size_t)length);
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, MQRC_NONE, pCompCode, pReason) < 0) return;
     uint32_t n;
     const uint8_t *sro = read_bytes(&a.out, &n);
     if (!a.out.bad) take_back(pSubRqOpts, length, sro, n, NONE_KEPT);
@@ -852,15 +826,13 @@ void MQSTAT(MQHCONN Hconn, MQLONG Type, PMQVOID pStatus, PMQLONG pCompCode, PMQL
     uint8_t *sts = pStatus;
     int length = structure_length(sts, MQSTS_STRUC_ID, STS_LENGTHS, COUNT(STS_LENGTHS));
     if (length < 0) { FAIL(MQRC_STS_ERROR); return; }
-    session *s = use(Hconn, pCompCode, pReason);
-    if (s == NULL) return;
     frame f;
     answer a;
-    frame_start(&f, V_STAT);
-    frame_i32(&f, s->remote);
+    session *s = start(V_STAT, Hconn, &f, pCompCode, pReason);
+    if (s == NULL) return;
     frame_i32(&f, Type);
     frame_bytes(&f, sts, (size_t)length);
-    if (ask(s, &f, &a, pCompCode, pReason) < 0) return;
+    if (ask(s, &f, &a, MQRC_NONE, pCompCode, pReason) < 0) return;
     uint32_t n, object_length, name_length;
     const uint8_t *back = read_bytes(&a.out, &n), *object = read_bytes(&a.out, &object_length),
                   *name = read_bytes(&a.out, &name_length);
