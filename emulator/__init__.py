@@ -48,6 +48,9 @@ def install(module: Any = None) -> None:
     real native module (an installed MQ client), :class:`EmulatorUnavailable` says so rather than mixing the two.
     """
     module = module or native
+    from . import pymqi_compat
+
+    pymqi_compat.guard()  # import pymqi gives ibmmq as pymqi; ibmmq hides no application module
     current = sys.modules.get(NATIVE_NAME)
     if current is module:
         return

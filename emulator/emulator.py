@@ -178,7 +178,9 @@ def selector_name(number: int) -> str:
 
 def char_length_of(selector: int) -> int:
     """The length of a character attribute in MQINQ's CharAttrs, from IBM's own table (ibmmq's mqinq module)."""
-    mqinq = sys.modules.get("mqinq")
+    from .pymqi_compat import helper
+
+    mqinq = helper("mqinq")
     length = mqinq.get_attr_length(selector) if mqinq is not None else 0
     return length or 48
 
