@@ -8,7 +8,9 @@
    call, as applications write it): a putter and a getter of PAIR 1 KB non-persistent messages, as two threads
    of one process over the in-process emulator and as two processes through `mqconf emulator --listen`; the
    getter's rate from its first message to its last, and the ratio of the two (issue 34's target: at least 0.5);
-   the two ways alternate PAIR_ROUNDS times and the best of each is printed.
+   beside it the CPU time of a message each way (the loops' threads; through the listener, the putter's, the
+   listener's and the getter's), which a shared machine does not change as much as it changes the rates; the two
+   ways alternate PAIR_ROUNDS times and the best of each is printed.
    Then ROUND_TRIPS request/reply round trips (a requester putting a request and waiting for the reply by
    CorrelId, a responder answering), the median printed for both ways.
 3. Across processes: MESSAGES messages from 2 threads of one process to 2 threads of another through
@@ -160,37 +162,41 @@ def _connect():
     return ibmmq.connect("QM1", "DEV.APP.SVRCONN", "localhost(1414)")
 
 
-def put_loop(count: int, queue_name: str = "DEV.QUEUE.1") -> None:
-    """COUNT 1 KB non-persistent puts, a fresh MQMD and MQPMO each."""
+def put_loop(count: int, queue_name: str = "DEV.QUEUE.1") -> float:
+    """COUNT 1 KB non-persistent puts, a fresh MQMD and MQPMO each: the CPU seconds of this thread's loop."""
     import ibmmq
     from ibmmq import CMQC
 
     qmgr = _connect()
     queue = ibmmq.Queue(qmgr, queue_name, CMQC.MQOO_OUTPUT)
+    cpu = time.thread_time()
     for _ in range(count):
         queue.put(PAYLOAD, ibmmq.MD(Persistence=CMQC.MQPER_NOT_PERSISTENT),
                   ibmmq.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+    cpu = time.thread_time() - cpu
     queue.close()
     qmgr.disconnect()
+    return cpu
 
 
-def get_loop(count: int, queue_name: str = "DEV.QUEUE.1") -> float:
-    """COUNT waiting gets, a fresh MQMD and MQGMO each: messages per second from the first message to the last."""
+def get_loop(count: int, queue_name: str = "DEV.QUEUE.1") -> tuple[float, float]:
+    """COUNT waiting gets, a fresh MQMD and MQGMO each: messages per second from the first message to the last,
+    and the CPU seconds of this thread's loop."""
     import ibmmq
     from ibmmq import CMQC
 
     qmgr = _connect()
     queue = ibmmq.Queue(qmgr, queue_name, CMQC.MQOO_INPUT_SHARED)
-    started = 0.0
+    started, cpu = 0.0, time.thread_time()
     for index in range(count):
         queue.get(2048, ibmmq.MD(), ibmmq.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
                                                 WaitInterval=30_000))
         if index == 0:
             started = time.perf_counter()
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.thread_time() - cpu
     queue.close()
     qmgr.disconnect()
-    return (count - 1) / elapsed
+    return (count - 1) / elapsed, cpu
 
 
 def respond_loop(count: int) -> None:
@@ -236,24 +242,35 @@ def request_loop(count: int) -> float:
     return statistics.median(times) * 1000
 
 
-def _pair_in_process(count: int, round_trips: int) -> tuple[float, float]:
-    """The put and get loops as two threads of this process, then the round trips: (messages/s, median ms)."""
+def _pair_in_process(count: int, round_trips: int) -> tuple[float, float, float]:
+    """The put and get loops as two threads of this process, then the round trips: (messages/s, CPU us per
+    message, median ms)."""
     import threading
 
     from mq_conformance import emulator as ibmmq_emulator
 
     with ibmmq_emulator.emulated_mq(real_time=True) as emulator:
         emulator.developer()
-        results: list[float] = []
+        results: list[tuple[float, float]] = []
         getter = threading.Thread(target=lambda: results.append(get_loop(count)))
         getter.start()
-        put_loop(count)
+        put_cpu = put_loop(count)
         getter.join()
         responder = threading.Thread(target=respond_loop, args=(round_trips,))
         responder.start()
         median = request_loop(round_trips)
         responder.join()
-    return results[0], median
+    rate, get_cpu = results[0]
+    return rate, (put_cpu + get_cpu) / count * 1e6, median
+
+
+def _cpu_of(pid: int) -> float:
+    """The CPU seconds process ``pid`` has used (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 @contextmanager
@@ -264,10 +281,10 @@ def _listener() -> Iterator[dict[str, str]]:
     with tempfile.TemporaryDirectory() as folder:
         address = f"unix:{folder}/qm.sock"
         server = subprocess.Popen([str(mqconf), "emulator", "--listen", address, "--developer"],
-                                  stdout=subprocess.PIPE, text=True)
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
             server.stdout.readline()
-            env = {**os.environ, "MQCONF_EMULATOR": address}
+            env = {**os.environ, "MQCONF_EMULATOR": address, "LISTENER_PID": str(server.pid)}
             env.pop("MQCONF_IBMMQ_EMULATOR", None)
             yield env
         finally:
@@ -275,39 +292,48 @@ def _listener() -> Iterator[dict[str, str]]:
             server.wait()
 
 
-def _pair_through_listener(count: int, round_trips: int) -> tuple[float, float]:
-    """The same loops in two processes through `mqconf emulator --listen` (a third): (messages/s, median ms)."""
+def _pair_through_listener(count: int, round_trips: int) -> tuple[float, tuple[float, float, float], float]:
+    """The same loops in two processes through `mqconf emulator --listen` (a third): (messages/s, CPU us per
+    message of the putter, the listener and the getter, median ms)."""
     with _listener() as env:
         def role(name: str, number: int) -> subprocess.Popen:
             return subprocess.Popen([sys.executable, __file__, "--role", name, "--pair", str(number)], env=env,
                                     stdout=subprocess.PIPE, text=True)
 
+        listener_cpu = _cpu_of(int(env["LISTENER_PID"]))
         getter = role("get", count)
-        role("put", count).communicate()
-        rate = float(getter.communicate()[0])
+        put_cpu = float(role("put", count).communicate()[0])
+        rate, get_cpu = (float(word) for word in getter.communicate()[0].split())
+        listener_cpu = _cpu_of(int(env["LISTENER_PID"])) - listener_cpu
         responder = role("respond", round_trips)
         median = float(role("request", round_trips).communicate()[0])
         responder.communicate()
-    return rate, median
+    return rate, (put_cpu / count * 1e6, listener_cpu / count * 1e6, get_cpu / count * 1e6), median
 
 
 def client_loops(count: int, round_trips: int, rounds: int = PAIR_ROUNDS) -> None:
     """Item 2 of the module's description, printed: the two ways alternate, ``rounds`` times each, and the best
     of each is kept (the machine may be shared: what others run slows one way or the other by turns)."""
     in_rate = out_rate = 0.0
-    in_median = out_median = float("inf")
+    in_median = out_median = in_cpu = float("inf")
+    out_cpu = (float("inf"),)
     for _round in range(rounds):
         inside = subprocess.run([sys.executable, __file__, "--role", "inside", "--pair", str(count),
                                  "--round-trips", str(round_trips)], capture_output=True, text=True,
                                 check=True).stdout.split()
-        in_rate, in_median = max(in_rate, float(inside[0])), min(in_median, float(inside[1]))
-        rate, median = _pair_through_listener(count, round_trips)
+        in_rate, in_cpu, in_median = max(in_rate, float(inside[0])), min(in_cpu, float(inside[1])), min(
+            in_median, float(inside[2]))
+        rate, cpu, median = _pair_through_listener(count, round_trips)
         out_rate, out_median = max(out_rate, rate), min(out_median, median)
+        out_cpu = min(out_cpu, cpu, key=sum)
     print(f"{count:,} 1 KB messages, one putter and one getter, fresh MQMD/MQGMO per call (best of {rounds}):",
           flush=True)
-    print(f"  in one process (two threads)        {in_rate:>10,.0f} messages/s", flush=True)
-    print(f"  two processes through the listener  {out_rate:>10,.0f} messages/s   ratio {out_rate / in_rate:.2f} "
-          f"(target: at least 0.5)", flush=True)
+    print(f"  in one process (two threads)        {in_rate:>10,.0f} messages/s   CPU {in_cpu:,.0f} us a message",
+          flush=True)
+    print(f"  two processes through the listener  {out_rate:>10,.0f} messages/s   CPU {sum(out_cpu):,.0f} us a message "
+          f"(putter {out_cpu[0]:,.0f} + listener {out_cpu[1]:,.0f} + getter {out_cpu[2]:,.0f})", flush=True)
+    print(f"  ratio of the rates {out_rate / in_rate:.2f} (target: at least 0.5); of the CPU per message "
+          f"{sum(out_cpu) / in_cpu:.2f}", flush=True)
     print(f"{round_trips:,} request/reply round trips, median (best of {rounds}): {in_median:.3f} ms in one process, "
           f"{out_median:.3f} ms through the listener ({out_median / in_median:.1f}x)", flush=True)
 
@@ -347,11 +373,11 @@ def main() -> None:
         if args.role != "inside":
             install_unless_client()  # MQCONF_EMULATOR: the Python client of the listener
         if args.role == "put":
-            put_loop(args.pair)
+            print(put_loop(args.pair))
         elif args.role == "respond":
             respond_loop(args.pair)
         elif args.role == "get":
-            print(get_loop(args.pair))
+            print(*get_loop(args.pair))
         elif args.role == "request":
             print(request_loop(args.pair))
         else:
