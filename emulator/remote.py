@@ -188,6 +188,8 @@ def _charv(raw: bytes, cls_name: str, *names: str) -> list[bytes]:
 
 
 def _open(name: Any, cd: bytes | None, csp: bytes | None, cno: bytes | None = None) -> tuple[int, int, int]:
+    """MQCONN/MQCONNX over the session protocol: HELLO and CONNX on a socket of its own. A channel asking for TLS
+    fails first (clause emulator.listener-tls)."""
     from .ccdt import CcdtError
 
     if _cd_field(cd, "SSLCipherSpec"):

@@ -76,7 +76,7 @@ class Budgets:
 
 class Session:
     """One application connection: its queue manager, its handles, and the sockets that serve it (the one that
-    connected and those ATTACHed to it)."""
+    connected and those ATTACHed to it). Clause: emulator.listener-handles (a handle is the session's own)."""
 
     def __init__(self, listener: Listener, emulator: Emulator, hconn: int):
         self.listener = listener
@@ -92,7 +92,8 @@ class Session:
         self.lock = threading.Lock()
 
     def end(self) -> None:
-        """The session is over: its other sockets close, its waits end, its work is backed out, it is gone."""
+        """The session is over: its other sockets close, its waits end, its work is backed out, it is gone.
+        Clause: emulator.listener-session-end."""
         with self.lock:
             if self.ended:
                 return

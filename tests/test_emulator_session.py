@@ -86,6 +86,7 @@ def _until(condition, seconds: float = 10.0) -> bool:
 # -- foreign handles --------------------------------------------------------------------------------------------
 
 def test_another_sessions_handles_are_refused_and_its_work_is_untouched(listener):
+    """Clause emulator.listener-handles."""
     owner, stranger = _connected(listener), _connected(listener)
     hobj = _open(owner, QUEUE)
     assert _put(owner, hobj, b"in the owner's unit of work", syncpoint=True)[:2] == [MQCC_OK, 0]
@@ -244,6 +245,7 @@ def _the_next_message_waits_for_the_next_getter(listener: Listener, queue: bytes
 
 
 def test_a_client_killed_while_its_get_waits_leaves_the_next_message_on_the_queue(listener):
+    """Clause emulator.listener-session-end."""
     process = _application(listener, (
         "import ibmmq\n"
         "from ibmmq import CMQC\n"
@@ -412,6 +414,7 @@ def test_one_listener_serves_several_queue_managers_by_name(tmp_path):
 
 
 def test_a_channel_configured_for_tls_is_ssl_initialization_error_and_never_connects(listener):
+    """Clause emulator.listener-tls."""
     from mq_conformance.emulator import remote
 
     sessions = len(listener.emulator.connections("QM1"))
