@@ -73,7 +73,7 @@ def _get(session: RawSession, hobj: int, wait_ms: int = 0, hconn: int | None = N
     return session.call(Verb.GET, session.hconn if hconn is None else hconn, hobj, structure("MD"), gmo, 4096)
 
 
-def _until(condition, seconds: float = 10.0) -> bool:
+def _until(condition, seconds: float = 30.0) -> bool:
     """Whether ``condition()`` becomes true within ``seconds`` (a bound, not a measure)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
