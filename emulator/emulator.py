@@ -599,7 +599,10 @@ class Emulator:
     def _define_objects(self, rows: tuple[dict[str, Any], ...]) -> None:
         for row in rows:
             attributes = {key: standing_objects.resolve(value, {}) for key, value in row.items()}
+            extras = {key: attributes.pop(key) for key in list(attributes) if key.startswith("MQ")}
             self.world.define_queue(None, QueueDefinition(**attributes), {})
+            if extras:  # the table's standing attributes of this object (its description)
+                self.defined(self._qmgr_name, attributes["name"], **extras)
 
     def developer(self) -> None:
         """Add what IBM's developer configuration has (DEV.QUEUE.1-3, DEV.DEAD.LETTER.QUEUE as the dead-letter

@@ -68,7 +68,8 @@ def _real_pymqi_installed() -> bool:
         if isinstance(finder, _Finder):
             continue
         find = getattr(finder, "find_spec", None)
-        if find is not None and find(COMPAT, None) is not None:
+        spec = find(COMPAT, None) if find is not None else None
+        if spec is not None and spec.origin:  # a module or package, not a folder that happens to be called pymqi
             return True
     return False
 

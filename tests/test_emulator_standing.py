@@ -92,3 +92,21 @@ def test_pcf_gives_and_changes_a_queues_description(ibmmq_emulator):
                         ibmmq.CFIN(Parameter=CMQC.MQIA_Q_TYPE, Value=CMQC.MQQT_LOCAL),
                         ibmmq.CFST(Parameter=CMQC.MQCA_Q_DESC, String=b"orders, all of them")])
     assert queue.inquire(CMQC.MQCA_Q_DESC).strip() == b"orders, all of them"
+
+
+def test_a_new_queue_manager_has_ibms_system_queues(ibmmq_emulator):
+    """emulator.default-objects: the queues of IBM's "System and default objects", SYSTEM.MQSC.REPLY.QUEUE a
+    model queue; the dead-letter queue described as a real queue manager describes it; the developer
+    configuration's authority records kept as messages on SYSTEM.AUTH.DATA.QUEUE (authority.records)."""
+    queues = ibmmq_emulator.queues
+    for name in ("SYSTEM.ADMIN.STATISTICS.QUEUE", "SYSTEM.ADMIN.ACCOUNTING.QUEUE", "SYSTEM.ADMIN.PERFM.EVENT",
+                 "SYSTEM.AUTH.DATA.QUEUE", "SYSTEM.CHANNEL.INITQ", "SYSTEM.DURABLE.SUBSCRIBER.QUEUE"):
+        assert queues[name].definition.QType == CMQC.MQQT_LOCAL
+    assert queues["SYSTEM.MQSC.REPLY.QUEUE"].definition.QType == CMQC.MQQT_MODEL
+    qmgr = ibmmq.connect("QM1")
+    dead = ibmmq.Queue(qmgr, "SYSTEM.DEAD.LETTER.QUEUE", CMQC.MQOO_INQUIRE)
+    assert dead.inquire(CMQC.MQCA_Q_DESC).strip() == b"IBM MQ Default Dead Letter Queue"
+    assert ibmmq_emulator.depth("SYSTEM.AUTH.DATA.QUEUE") == 0
+    ibmmq_emulator.developer()
+    assert ibmmq_emulator.depth("SYSTEM.AUTH.DATA.QUEUE") == len(ibmmq_emulator.authority("QM1").records) == 3
+    qmgr.disconnect()
