@@ -50,13 +50,16 @@ def is_topic(od: MQOD) -> bool:
 
 def resolve_topic(qm: QueueManager, name: str, object_string: str) -> tuple[str, list[str]] | Result:
     """The full topic string an MQOD or MQSD names (ObjectName a topic object, ObjectString a topic string), or
-    the failure: an unknown topic object, or neither field given.
+    the failure: an unknown topic object, neither field given, or a topic string longer than MQ_TOPIC_STR_LENGTH
+    (an ObjectString: MQRC_OBJECT_STRING_ERROR; the two joined: MQRC_TOPIC_STRING_ERROR).
 
     A topic object whose TopicString is empty names no topic: MQRC_TOPIC_STRING_ERROR (topic.string.object-empty).
 
     Clauses: topic.open.unknown-object, topic.open.name-or-string, topic.string.concatenated,
-    topic.string.object-empty.
+    topic.string.object-empty, topic.string.too-long.
     """
+    if len(object_string) > topics.MAX_TOPIC_STRING:  # checked first: nothing longer is split or matched
+        return failure("MQRC_OBJECT_STRING_ERROR", "topic.string.too-long")
     name = name.strip()
     definition = None
     if name:
@@ -68,7 +71,10 @@ def resolve_topic(qm: QueueManager, name: str, object_string: str) -> tuple[str,
     elif not object_string:
         return failure("MQRC_UNKNOWN_OBJECT_NAME", "topic.open.name-or-string")
     clauses = ["topic.string.concatenated"] if name and object_string else []
-    return topics.full_topic_string(definition, object_string), clauses
+    full = topics.full_topic_string(definition, object_string)
+    if len(full) > topics.MAX_TOPIC_STRING:
+        return failure("MQRC_TOPIC_STRING_ERROR", "topic.string.too-long")
+    return full, clauses
 
 
 def open_topic(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Result:

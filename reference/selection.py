@@ -17,13 +17,14 @@ TRUE.
 
 from __future__ import annotations
 
+import math
 import operator
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from .patterns import ANY, ANY_ONE, Pattern, compile_tokens
 from .properties import kept_name
 from .result import Result, failure
 
@@ -92,131 +93,151 @@ def parser() -> Lark:
     return Lark(GRAMMAR, parser="lalr")
 
 
+# IBM's limits, checked before the text is parsed: a SelectionString longer than MQ_SELECTOR_LENGTH bytes is
+# refused with MQRC_SELECTION_STRING_ERROR (selection.string-too-long); an exact literal must fit Java's long and an
+# approximate one Java's double (selection.literals), which also keeps a 5,000-digit literal from reaching int().
+MAX_SELECTOR_BYTES = 10240  # MQ_SELECTOR_LENGTH
+_LONG_DIGITS = 20  # no literal of more digits fits 64 bits, in any base IBM allows (octal: 22 digits, checked after)
+_LONG_RANGE = range(-(1 << 63), 1 << 64)  # a decimal up to 2**63 (negated by a sign) or a 64-bit pattern in hex
+
+
 def _number(text: str) -> int | float:
     lower = text.lower()
     if lower.startswith("0x"):
+        digits = lower[2:].lstrip("0")
+        if len(digits) > 16:
+            raise SelectorSyntaxError(f"{text[:40]} is larger than a 64-bit number")
         return int(lower, 16)
-    if any(c in lower for c in ".e") or lower.endswith(("f", "d")) and not lower.startswith("0x"):
-        return float(lower.rstrip("fd"))
+    if any(c in lower for c in ".e") or lower.endswith(("f", "d")):
+        value = float(lower.rstrip("fd"))
+        if value in (math.inf, -math.inf):
+            raise SelectorSyntaxError(f"{text[:40]} is outside the range of a double")
+        return value
     digits = lower.rstrip("l")
+    if len(digits.lstrip("0")) > _LONG_DIGITS + 2:
+        raise SelectorSyntaxError(f"{text[:40]}... is larger than a 64-bit number")
     if len(digits) > 1 and digits.startswith("0"):
         try:
-            return int(digits, 8)  # a leading zero starts an octal number: 09 is an error (selection.literals)
+            value = int(digits, 8)  # a leading zero starts an octal number: 09 is an error (selection.literals)
         except ValueError:
             raise SelectorSyntaxError(f"{text} is not an octal number") from None
-    return int(digits)
+    else:
+        value = int(digits)
+    if value not in _LONG_RANGE or not digits.startswith("0") and value > 1 << 63:
+        raise SelectorSyntaxError(f"{text[:40]} is larger than a 64-bit number")
+    return value
 
 
-class _Build:
-    """lark's tree as nested tuples: (op, operands...), one method per rule alias, given the rule's children."""
-
-    def convert(self, node: Any) -> Any:
-        """A node of lark's tree (a Tree: its alias and children; a Token: kept) converted bottom-up."""
-        children = getattr(node, "children", None)
-        if children is None:
-            return node
-        return getattr(self, node.data)(*(self.convert(child) for child in children))
-
-    def string(self, token: Token):
-        return ("lit", token[1:-1].replace("''", "'"))
-
-    def number(self, token: Token):
-        return ("lit", _number(str(token)))
-
-    def true(self):
-        return ("lit", True)
-
-    def false(self):
-        return ("lit", False)
-
-    def name(self, token: Token):
-        if str(token).upper() in KEYWORDS:
-            raise SelectorSyntaxError(f"{token} is a keyword, not a property name")
-        return ("name", str(token))
-
-    def or_(self, left, right):
-        return ("or", left, right)
-
-    def and_(self, left, right):
-        return ("and", left, right)
-
-    def not_(self, operand):
-        return ("not", operand)
-
-    def compare(self, left, op, right):
-        return ("cmp", str(op), left, right)
-
-    def arithmetic(self, left, op, right):
-        return ("arith", str(op), left, right)
-
-    def sign(self, op, operand):
-        return ("neg", operand) if str(op) == "-" else ("pos", operand)
-
-    def between(self, value, low, high):
-        return ("between", value, low, high)
-
-    def not_between(self, value, low, high):
-        return ("not", ("between", value, low, high))
-
-    def in_(self, name, *items):
-        return ("in", _name(name), [item[1] for item in items])
-
-    def not_in(self, name, *items):
-        return ("not", self.in_(name, *items))
-
-    def like(self, name, pattern, escape=None):
-        return ("like", _name(name), _pattern(pattern, escape))
-
-    def not_like(self, name, pattern, escape=None):
-        return ("not", self.like(name, pattern, escape))
-
-    def is_null(self, name):
-        return ("null", _name(name))
-
-    def is_not_null(self, name):
-        return ("not", ("null", _name(name)))
+def _string(token: Token) -> str:
+    return str(token)[1:-1].replace("''", "'")
 
 
-def _name(operand: tuple) -> tuple:
-    """The operand of IN, LIKE and IS [NOT] NULL, which must be a property name (selection.in, selection.like,
-    selection.is-null)."""
-    if operand[0] != "name":
-        raise SelectorSyntaxError("IN, LIKE and IS NULL apply to a property name")
-    return operand
+def _literal(tree: Any) -> Any:
+    """The value of a literal of lark's tree (an IN list's item)."""
+    kind = tree.data
+    if kind == "string":
+        return _string(tree.children[0])
+    if kind == "number":
+        return _number(str(tree.children[0]))
+    return kind == "true"
 
 
-def _pattern(pattern: Token, escape: Token | None) -> re.Pattern:
-    """A LIKE pattern as a regular expression: _ one character, % any characters, each literal after the escape
-    character (selection.like)."""
-    text = str(pattern)[1:-1].replace("''", "'")
+def _pattern(pattern: Token, escape: Token | None) -> Pattern:
+    """A LIKE pattern as an automaton (reference/patterns.py): _ one character, % any characters, each character
+    after the escape character itself (selection.like)."""
+    text = _string(pattern)
     mark = None
     if escape is not None:
-        mark = str(escape)[1:-1].replace("''", "'")
+        mark = _string(escape)
         if len(mark) != 1:
             raise SelectorSyntaxError("ESCAPE takes one character")
-    out, index = [], 0
+    tokens: list[object] = []
+    index = 0
     while index < len(text):
         char = text[index]
         if mark is not None and char == mark:
             if index + 1 >= len(text):
                 raise SelectorSyntaxError("an escape character ends the LIKE pattern")
-            out.append(re.escape(text[index + 1]))
+            tokens.append(text[index + 1])
             index += 2
             continue
-        out.append(".*" if char == "%" else "." if char == "_" else re.escape(char))
+        tokens.append(ANY if char == "%" else ANY_ONE if char == "_" else char)
         index += 1
-    return re.compile("".join(out), re.DOTALL)
+    return compile_tokens(tokens)
 
 
-def parse(text: str) -> tuple:
-    """The expression of a selection string, or :class:`SelectorSyntaxError` (selection.syntax-error)."""
+# Each rule alias of the grammar: the instruction it leaves after its operands' (None: it leaves none).
+_INSTRUCTIONS = {"or_": ("or",), "and_": ("and",), "not_": ("not",), "between": ("between",),
+                 "not_between": ("between",), "is_null": ("null",), "is_not_null": ("null",)}
+_NEGATED = frozenset({"not_between", "not_in", "not_like", "is_not_null"})
+
+
+def _emit(node: Any, out: list[tuple]) -> None:
+    """The instructions a node of lark's tree leaves once its operands are on the stack."""
+    kind, children = node.data, node.children
+    if kind in _INSTRUCTIONS:
+        out.append(_INSTRUCTIONS[kind])
+    elif kind in ("string", "number", "true", "false"):
+        out.append(("lit", _literal(node)))
+    elif kind == "name":
+        token = str(children[0])
+        if token.upper() in KEYWORDS:
+            raise SelectorSyntaxError(f"{token} is a keyword, not a property name")
+        out.append(("name", token))
+    elif kind in ("compare", "arithmetic"):
+        out.append(("cmp" if kind == "compare" else "arith", str(children[1])))
+    elif kind == "sign":
+        if str(children[0]) == "-":
+            out.append(("neg",))
+        else:
+            out.append(("pos",))
+    elif kind in ("in_", "not_in"):
+        out.append(("in", [_literal(item) for item in children[1:]]))
+    elif kind in ("like", "not_like"):
+        out.append(("like", _pattern(children[1], children[2] if len(children) > 2 else None)))
+    else:
+        raise SelectorSyntaxError(f"unknown selector rule {kind}")
+    if kind in _NEGATED:
+        out.append(("not",))
+
+
+def _operands(node: Any) -> list[Any]:
+    """The children of a node of lark's tree that are expressions (its tokens and IN's literals are not)."""
+    if node.data in ("in_", "not_in", "like", "not_like", "is_null", "is_not_null"):
+        operand = node.children[0]
+        if getattr(operand, "data", None) != "name":  # (selection.in, selection.like, selection.is-null)
+            raise SelectorSyntaxError("IN, LIKE and IS NULL apply to a property name")
+        return [operand]
+    if node.data in ("string", "number", "true", "false"):
+        return []
+    return [child for child in node.children if hasattr(child, "data")]
+
+
+def _flatten(tree: Any) -> tuple[tuple, ...]:
+    """lark's tree as a program in postfix order, walked with a stack of its own: a 500-term OR chain or 600 NOTs
+    nest as deep, and no step here or in :func:`evaluate` recurses (hostile input, issue 36)."""
+    out: list[tuple] = []
+    stack: list[tuple[Any, bool]] = [(tree, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            _emit(node, out)
+            continue
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(_operands(node)))
+    return tuple(out)
+
+
+def parse(text: str) -> tuple[tuple, ...]:
+    """The expression of a selection string (a program in postfix order, :func:`evaluate`), or
+    :class:`SelectorSyntaxError` (selection.syntax-error, selection.literals)."""
     from lark.exceptions import LarkError
 
     try:
         tree = parser().parse(text)
     except LarkError as exc:
         raise SelectorSyntaxError(" ".join(str(exc).split())[:200]) from None
-    return _Build().convert(tree)
+    return _flatten(tree)
 
 
 # -- evaluation in three-valued logic (None is unknown) -----------------------------------------------------
@@ -241,77 +262,82 @@ def _compare(op: str, left: Any, right: Any) -> bool | None:
     return (left == right) if op == "=" else (left != right)
 
 
-def evaluate(node: tuple, lookup: Callable[[str], Any]) -> Any:
-    """The value of an expression for a message whose properties ``lookup`` gives by name (None when absent).
+def _arithmetic(op: str, left: Any, right: Any) -> Any:
+    """+ - * / of two numbers; unknown for anything else, a division by zero, or a result no double holds (an
+    integer too large to mix with a double is unknown too, never Python's OverflowError) (selection.arithmetic)."""
+    if not (_is_number(left) and _is_number(right)) or op == "/" and right == 0:
+        return None
+    try:
+        value = _ARITH[op](left, right)
+    except OverflowError:
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _and(left: Any, right: Any) -> bool | None:
+    if left is False or right is False:
+        return False
+    return True if left is True and right is True else None
+
+
+def _or(left: Any, right: Any) -> bool | None:
+    if left is True or right is True:
+        return True
+    return False if left is False and right is False else None
+
+
+def evaluate(program: tuple[tuple, ...], lookup: Callable[[str], Any]) -> Any:
+    """The value of an expression (:func:`parse`) for a message whose properties ``lookup`` gives by name (None
+    when absent): one pass over its postfix program with a stack of values, whatever its depth.
 
     Clauses: selection.null-unknown, selection.comparison, selection.arithmetic, selection.between, selection.in,
     selection.like, selection.is-null, selection.logic.
     """
-    kind = node[0]
-    if kind == "lit":
-        return node[1]
-    if kind == "name":
-        return lookup(node[1])
-    if kind == "and":
-        left = evaluate(node[1], lookup)
-        if left is False:
-            return False
-        right = evaluate(node[2], lookup)
-        if right is False:
-            return False
-        return True if left is True and right is True else None
-    if kind == "or":
-        left = evaluate(node[1], lookup)
-        if left is True:
-            return True
-        right = evaluate(node[2], lookup)
-        if right is True:
-            return True
-        return False if left is False and right is False else None
-    if kind == "not":
-        value = evaluate(node[1], lookup)
-        return None if value is None else (not value if isinstance(value, bool) else None)
-    if kind == "cmp":
-        return _compare(node[1], evaluate(node[2], lookup), evaluate(node[3], lookup))
-    if kind == "arith":
-        left, right = evaluate(node[2], lookup), evaluate(node[3], lookup)
-        if not (_is_number(left) and _is_number(right)):
-            return None
-        if node[1] == "/" and right == 0:
-            return None
-        value = _ARITH[node[1]](left, right)
-        return value if node[1] != "/" or isinstance(left, float) or isinstance(right, float) else left / right
-    if kind in ("neg", "pos"):
-        value = evaluate(node[1], lookup)
-        return (-value if kind == "neg" else value) if _is_number(value) else None
-    if kind == "between":
-        value, low, high = (evaluate(part, lookup) for part in node[1:])
-        first, second = _compare(">=", value, low), _compare("<=", value, high)
-        if first is False or second is False:
-            return False
-        return True if first and second else None
-    if kind == "in":
-        value = evaluate(node[1], lookup)
-        if value is None:
-            return None
-        return isinstance(value, str) and value in node[2]
-    if kind == "like":
-        value = evaluate(node[1], lookup)
-        if value is None:
-            return None
-        return isinstance(value, str) and node[2].fullmatch(value) is not None
-    if kind == "null":
-        return evaluate(node[1], lookup) is None
-    raise ValueError(f"unknown selector node {kind!r}")
+    stack: list[Any] = []
+    push, pop = stack.append, stack.pop
+    for instruction in program:
+        kind = instruction[0]
+        if kind == "lit":
+            push(instruction[1])
+        elif kind == "name":
+            push(lookup(instruction[1]))
+        elif kind in ("and", "or"):
+            right = pop()
+            push((_and if kind == "and" else _or)(pop(), right))
+        elif kind == "not":
+            value = pop()
+            push(not value if isinstance(value, bool) else None)
+        elif kind == "cmp":
+            right = pop()
+            push(_compare(instruction[1], pop(), right))
+        elif kind == "arith":
+            right = pop()
+            push(_arithmetic(instruction[1], pop(), right))
+        elif kind in ("neg", "pos"):
+            value = pop()
+            push((-value if kind == "neg" else value) if _is_number(value) else None)
+        elif kind == "between":
+            high, low = pop(), pop()
+            value = pop()
+            push(_and(_compare(">=", value, low), _compare("<=", value, high)))
+        elif kind == "in":
+            value = pop()
+            push(None if value is None else isinstance(value, str) and value in instruction[1])
+        elif kind == "like":
+            value = pop()
+            push(None if value is None else isinstance(value, str) and instruction[1].fullmatch(value))
+        elif kind == "null":
+            push(pop() is None)
+        else:
+            raise ValueError(f"unknown selector instruction {kind!r}")
+    return stack[-1]
 
 
-def names_in(node: Any) -> list[str]:
+def names_in(program: tuple[tuple, ...]) -> list[str]:
     """The property names an expression reads."""
-    if isinstance(node, tuple):
-        if node[0] == "name":
-            return [node[1]]
-        return [name for part in node[1:] for name in names_in(part)]
-    return []
+    return [instruction[1] for instruction in program if instruction[0] == "name"]
 
 
 # -- the header names ---------------------------------------------------------------------------------------
@@ -337,7 +363,7 @@ class Selection:
     when their text is (the queue manager's value is its calls)."""
 
     text: str
-    expression: tuple = field(compare=False)
+    expression: tuple[tuple, ...] = field(compare=False)  # the postfix program parse() gives
     qm: Any = field(compare=False, repr=False)
 
     def selects(self, message: StoredMessage) -> bool:
@@ -371,27 +397,30 @@ OPERATOR_CLAUSES = {"lit": "selection.literals", "cmp": "selection.comparison", 
                     "and": "selection.logic", "or": "selection.logic", "not": "selection.logic"}
 
 
-def kinds_in(node: tuple) -> list[str]:
-    """The kinds of the nodes of a parsed selector, outermost first (IN's list and LIKE's pattern are literals)."""
-    kind = node[0]
-    if kind in ("lit", "name"):
-        return [kind]
-    if kind in ("in", "like"):
-        return [kind, "lit", *kinds_in(node[1])]
-    parts = node[2:] if kind in ("cmp", "arith") else node[1:]
-    return [kind, *(k for part in parts for k in kinds_in(part))]
+def kinds_in(program: tuple[tuple, ...]) -> list[str]:
+    """The kinds of the instructions of a parsed selector, outermost first (IN's list and LIKE's pattern are
+    literals)."""
+    kinds: list[str] = []
+    for instruction in reversed(program):
+        kinds.append(instruction[0])
+        if instruction[0] in ("in", "like"):
+            kinds.append("lit")
+    return kinds
 
 
 def open_with_selection(qm: QueueManager, text: str, do_open: Callable[[], Result]) -> Result:
     """An MQOPEN (``do_open``) with a SelectionString: a string that is no selector fails the open with
     MQRC_SELECTOR_SYNTAX_ERROR, and one that is FALSE or unknown before any property is read with
-    MQRC_SELECTOR_ALWAYS_FALSE, each before anything is opened; a blank one selects nothing out
-    (selection.syntax-error, selection.always-false, selection.empty). The handle's gets then pass over the
+    MQRC_SELECTOR_ALWAYS_FALSE, each before anything is opened; a blank one selects nothing out; one longer than
+    MQ_SELECTOR_LENGTH fails with MQRC_SELECTION_STRING_ERROR before it is parsed (selection.syntax-error,
+    selection.always-false, selection.empty, selection.string-too-long). The handle's gets then pass over the
     messages it does not select (selection.filters-gets)."""
     if not text.strip():
         result = do_open()
         result.clauses.append("selection.empty")
         return result
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_SELECTOR_BYTES:
+        return failure("MQRC_SELECTION_STRING_ERROR", "selection.string-too-long")
     try:
         expression = parse(text)
     except SelectorSyntaxError:

@@ -13,12 +13,12 @@ publications) is a :class:`PubSub` value the queue manager holds; nothing here i
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .constants import VALUES
+from .patterns import ANY, ANY_ONE, Pattern, compile_tokens
 from .structures import MQMD
 
 if TYPE_CHECKING:
@@ -99,14 +99,11 @@ def full_topic_string(definition: TopicDefinition | None, object_string: str) ->
     return prefix or object_string
 
 
-def ancestors(topic: str) -> list[str]:
-    """The topic string and every topic string above it in the tree, nearest first, ending with the empty one (the
-    root): ``a/b/c`` -> ``a/b/c``, ``a/b``, ``a``, ``""``."""
-    found = [topic]
-    while topic:
-        topic = topic.rpartition(SEPARATOR)[0] if SEPARATOR in topic else ""
-        found.append(topic)
-    return found
+def is_at_or_above(upper: str, topic: str) -> bool:
+    """Whether topic string ``upper`` is ``topic`` or a topic string above it in the tree (the empty one, the root,
+    is above every other): ``a/b`` is above ``a/b/c``, not above ``a/bc``. Compared in place: building every prefix
+    of a 10,240-character topic string would cost a square of its length at each publication."""
+    return upper == topic or not upper or topic.startswith(upper + SEPARATOR)
 
 
 def resolve_attribute(pubsub: PubSub, spec: Spec, topic: str, attribute: str) -> tuple[int, str]:
@@ -118,9 +115,10 @@ def resolve_attribute(pubsub: PubSub, spec: Spec, topic: str, attribute: str) ->
     row = spec[TOPIC_ATTRIBUTES].lookup(attribute=attribute)
     as_parent = _value(row.then["as-parent"])
     by_string = {d.TopicString: d for d in pubsub.topics.values()}
-    for level in ancestors(topic):
-        definition = by_string.get(level)
-        if definition is not None and getattr(definition, attribute) != as_parent:
+    above = sorted((level for level in by_string if is_at_or_above(level, topic)), key=len, reverse=True)
+    for level in above:  # nearest first
+        definition = by_string[level]
+        if getattr(definition, attribute) != as_parent:
             return getattr(definition, attribute), definition.name
     base = pubsub.topics.get(BASE_TOPIC) or base_topic(spec)
     value = getattr(base, attribute)
@@ -147,52 +145,43 @@ def _value(item: int | str) -> int:
 def topic_wildcard_match(pattern: str, topic: str) -> bool:
     """Whether subscription topic string ``pattern`` selects ``topic`` under the topic-based scheme: a level that
     is ``#`` alone matches any number of levels, none included; a level that is ``+`` alone matches exactly one
-    level; any other level, a ``#`` or ``+`` inside a level included, matches itself only.
+    level; any other level, a ``#`` or ``+`` inside a level included, matches itself only. Matched as an automaton
+    over levels (reference/patterns.py): ``#/`` 3,000 times costs one pass, never a recursion.
 
     Clauses: topic.wildcard.multilevel, topic.wildcard.single-level, topic.wildcard.literal-inside-level.
     """
-    return _levels_match(tuple(pattern.split(SEPARATOR)), tuple(topic.split(SEPARATOR)))
-
-
-@lru_cache(maxsize=4096)
-def _levels_match(pattern: tuple[str, ...], topic: tuple[str, ...]) -> bool:
-    if not pattern:
-        return not topic
-    head, rest = pattern[0], pattern[1:]
-    if head == "#":
-        return any(_levels_match(rest, topic[skip:]) for skip in range(len(topic) + 1))
-    if not topic:
-        return False
-    if head == "+" or head == topic[0]:
-        return _levels_match(rest, topic[1:])
-    return False
+    return _level_pattern(pattern).fullmatch(topic.split(SEPARATOR))
 
 
 @lru_cache(maxsize=1024)
-def _char_pattern(pattern: str) -> re.Pattern[str]:
-    parts, escaped = [], False
+def _level_pattern(pattern: str) -> Pattern:
+    return compile_tokens(ANY if level == "#" else ANY_ONE if level == "+" else level
+                          for level in pattern.split(SEPARATOR))
+
+
+@lru_cache(maxsize=1024)
+def _char_pattern(pattern: str) -> Pattern:
+    tokens: list[object] = []
+    escaped = False
     for char in pattern:
         if escaped:
-            parts.append(re.escape(char))
+            tokens.append(char)
             escaped = False
         elif char == "%":
             escaped = True
-        elif char == "*":
-            parts.append(".*")
-        elif char == "?":
-            parts.append(".")
         else:
-            parts.append(re.escape(char))
-    return re.compile("".join(parts), re.DOTALL)
+            tokens.append(ANY if char == "*" else ANY_ONE if char == "?" else char)
+    return compile_tokens(tokens)
 
 
 def char_wildcard_match(pattern: str, topic: str) -> bool:
     """Whether ``pattern`` selects ``topic`` under the character-based scheme: ``*`` stands for any characters
     (none included, ``/`` included), ``?`` for exactly one character, and ``%`` makes the next character literal.
+    Matched as an automaton (reference/patterns.py), in time linear in the topic string however many ``*``.
 
     Clause: topic.wildcard.character-based.
     """
-    return _char_pattern(pattern).fullmatch(topic) is not None
+    return _char_pattern(pattern).fullmatch(topic)
 
 
 def matches(pattern: str, topic: str, character_scheme: bool) -> bool:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -916,3 +917,110 @@ def test_a_campaign_signature_never_holds_an_implementations_free_text(tmp_path)
     assert errors and not [s for s in signatures if "failure number" in s["impl_reason"]], signatures
     divergent = summary["aggregates"]["divergent_sequences"]
     assert divergent > len(signatures), (divergent, len(signatures))  # many sequences share a signature
+
+
+# -- selectors and topic strings: bounded by construction (issue 36) ------------------------------------------
+
+SERVED_CALLS = """
+import json, sys
+from mq_conformance.conformance.serve import Server
+server = Server()
+for number, call in enumerate(json.loads(open(sys.argv[1], encoding="utf-8").read())):
+    reply, _ = server.handle(json.dumps({"type": "call", "id": number, "call": call}))
+    print(json.dumps(reply.get("outcome", reply)))
+"""
+
+
+def served_calls(calls: list[dict], tmp_path: Path, seconds: float = 20) -> list[dict]:
+    """The outcomes of ``calls`` on the served model (conformance/serve.py) in a process of its own, within a
+    time and memory budget: an attack that hangs the model or grows it fails the test rather than the machine."""
+    path = tmp_path / "calls.json"
+    path.write_text(json.dumps(calls), encoding="utf-8")
+    result = budgeted([sys.executable, "-c", SERVED_CALLS, str(path)], seconds=seconds)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-3000:]
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def selected(selector: str, properties: dict[str, Any], tmp_path: Path) -> list[dict]:
+    """Puts one message with ``properties`` (all strings) and one without, opens Q1 with ``selector`` and gets
+    once: the outcomes of the open and the get."""
+    calls = [{"op": "define_queue", "name": "Q1"},
+             {"op": "open", "handle": "q", "queue": "Q1", "Options": ["MQOO_OUTPUT"]},
+             {"op": "crtmh", "hmsg": "m"}]
+    calls += [{"op": "setmp", "hmsg": "m", "Name": name, "Type": "MQTYPE_STRING", "Value": value}
+              for name, value in properties.items()]
+    calls += [{"op": "put", "handle": "q", "data": "bare"},
+              {"op": "put", "handle": "q", "data": "chosen", "OriginalMsgHandle": "m"},
+              {"op": "open", "handle": "s", "queue": "Q1", "Options": ["MQOO_INPUT_SHARED"],
+               "SelectionString": selector},
+              {"op": "get", "handle": "s", "GMO": {"Options": ["MQGMO_NO_PROPERTIES"]}}]
+    return served_calls(calls, tmp_path)[-2:]
+
+
+BACKTRACKING_LIKE = "v LIKE '" + "%a" * 40 + "%b'"
+SELECTOR_ATTACKS = {
+    "a 500-term OR chain": (" OR ".join(f"region = 'r{n}'" for n in range(500)), "MQRC_NONE"),
+    "600 NOTs": ("NOT " * 600 + "region = 'r499'", "MQRC_NONE"),
+    "a LIKE pattern of 40 %": (BACKTRACKING_LIKE, "MQRC_NO_MSG_AVAILABLE"),
+    "a 5,000-digit literal": ("n = " + "9" * 5000, "MQRC_SELECTOR_SYNTAX_ERROR"),
+    "a 1e400 literal": ("n = 1e400", "MQRC_SELECTOR_SYNTAX_ERROR"),
+    "a selector over MQ_SELECTOR_LENGTH": ("region = 'r499'" + " " * 10240, "MQRC_SELECTION_STRING_ERROR"),
+}
+
+
+@pytest.mark.parametrize("attack", SELECTOR_ATTACKS)
+def test_a_hostile_selector_is_answered_with_a_result_or_mq_reason_within_its_budget(attack, tmp_path):
+    selector, reason = SELECTOR_ATTACKS[attack]
+    opened, got = selected(selector, {"region": "r499", "v": "a" * 3000}, tmp_path)
+    if reason in ("MQRC_SELECTOR_SYNTAX_ERROR", "MQRC_SELECTION_STRING_ERROR"):
+        assert opened["Reason"] == reason, opened
+        return
+    assert opened["CompCode"] == "MQCC_OK", opened
+    assert got.get("Reason") == reason, got
+    if reason == "MQRC_NONE":
+        assert got["data"] == "chosen"
+
+
+def test_a_linear_like_still_matches_what_sql_matches():
+    from mq_conformance.reference.selection import evaluate, parse
+
+    assert evaluate(parse("v LIKE '%a%a%b'"), {"v": "xaxxab"}.get) is True
+    assert evaluate(parse("v LIKE '%a%a%b'"), {"v": "xaxxb"}.get) is False
+    assert evaluate(parse("v LIKE '%a_b%' AND v LIKE '_%' AND NOT v LIKE 'a_'"), {"v": "xxa-bxx"}.get) is True
+
+
+def topic_calls(pattern: str, topic: str, options: list[str]) -> list[dict]:
+    return [{"op": "define_queue", "name": "SUBQ"},
+            {"op": "open", "handle": "q", "queue": "SUBQ", "Options": ["MQOO_INPUT_AS_Q_DEF"]},
+            {"op": "sub", "handle": "s", "Hobj": "q",
+             "SD": {"Options": ["MQSO_CREATE", *options], "ObjectString": pattern}},
+            {"op": "open", "handle": "p", "ObjectString": topic, "Options": ["MQOO_OUTPUT"]},
+            {"op": "put", "handle": "p", "data": "news"},
+            {"op": "get", "handle": "q"}]
+
+
+TOPIC_ATTACKS = {
+    "#/ 3,000 times": ("#/" * 3000 + "x", "a/b/x", [], "MQRC_NONE"),
+    "40 * in a character wildcard": ("*a" * 40 + "*b", "a" * 3000, ["MQSO_WILDCARD_CHAR"], "MQRC_NO_MSG_AVAILABLE"),
+    "+/ 5,000 times": ("+/" * 5000 + "#", "a/" * 5000 + "z", [], "MQRC_NONE"),
+}
+
+
+@pytest.mark.parametrize("attack", TOPIC_ATTACKS)
+def test_a_hostile_subscription_is_matched_within_its_budget_for_every_publisher(attack, tmp_path):
+    pattern, topic, options, reason = TOPIC_ATTACKS[attack]
+    outcomes = served_calls(topic_calls(pattern, topic, options), tmp_path)
+    assert [o["CompCode"] for o in outcomes[:5]] == ["MQCC_OK"] * 5, outcomes
+    assert outcomes[-1].get("Reason") == reason, outcomes[-1]
+
+
+@pytest.mark.parametrize(("pattern", "topic", "opened", "reason"), [
+    ("a/b", "x" * 10241, "publisher", "MQRC_OBJECT_STRING_ERROR"),
+    ("x" * 10241, "a/b", "subscription", "MQRC_OBJECT_STRING_ERROR"),
+    ("x" * 10240, "a/b", "subscription", "MQRC_NONE"),
+], ids=["publisher-10241", "subscription-10241", "subscription-10240"])
+def test_a_topic_string_over_mq_topic_str_length_is_refused_before_it_is_read(pattern, topic, opened, reason,
+                                                                                tmp_path):
+    outcomes = served_calls(topic_calls(pattern, topic, []), tmp_path)
+    outcome = outcomes[2] if opened == "subscription" else outcomes[3]
+    assert outcome["Reason"] == reason, outcome

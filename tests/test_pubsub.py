@@ -78,6 +78,7 @@ def test_a_topic_string_between_two_topic_objects_inherits_from_the_nearer_one(a
     assert session("put", handle="golf", data="x").Reason == "MQRC_PUT_INHIBITED"
 
 
-def test_ancestors_run_from_the_topic_string_to_the_root():
-    assert topics.ancestors("a/b/c") == ["a/b/c", "a/b", "a", ""]
-    assert topics.ancestors("") == [""]
+def test_a_topic_string_is_at_or_above_itself_its_prefixes_by_whole_levels_and_the_root():
+    assert [upper for upper in ("a/b/c", "a/b", "a", "", "a/", "a/bc", "b") if topics.is_at_or_above(upper, "a/b/c")] \
+        == ["a/b/c", "a/b", "a", ""]
+    assert topics.is_at_or_above("", "") and topics.is_at_or_above("a/", "a//b")
