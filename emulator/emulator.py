@@ -798,6 +798,16 @@ class Emulator:
         live = self.world.qmgr(qmgr).connections
         return {hconn: conn for hconn, conn in self._conns.items() if conn.qmgr == qmgr and conn.hconn in live}
 
+    def resolved_topic(self, hconn: int, name: str, object_string: str) -> str:
+        """The full topic string an MQOD or MQSD of connection ``hconn`` names (its ResObjectString), "" when it
+        names none. Clause: topic.string.concatenated."""
+        from mq_conformance.reference.publish import resolve_topic
+
+        with self._lock:
+            conn = self._conn(hconn)
+            found = resolve_topic(self.world.qmgr(conn.qmgr), name, object_string) if conn is not None else None
+        return found[0] if isinstance(found, tuple) else ""
+
     def describe_connection(self, hconn: int, channel: str, conname: str) -> None:
         """Record the channel and connection name a client connection came in on (the listener's)."""
         conn = self._conns.get(hconn)

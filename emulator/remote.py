@@ -259,6 +259,24 @@ def _drop(hconn: int) -> None:
         channel.close()
 
 
+def _resolved_string(cls_name: str, sent: bytes, returned: bytes, resolved: bytes) -> bytes:
+    """The ResObjectString the listener sent, copied into the caller's buffer (at most its VSBufSize) with its
+    full length in VSLength, as IBM's client returns it; the structure unchanged when there is none or no
+    buffer."""
+    if not resolved:
+        return returned
+    shape = protocol.shape(cls_name)
+    try:
+        structure = layout(cls_name).unpack(bytes(sent))
+    except Exception:  # noqa: BLE001 - a structure the listener accepted but this layout cannot read: left as is
+        return returned
+    pointer, size = structure.ResObjectStringVSPtr, structure.ResObjectStringVSBufSize
+    if pointer and size > 0:
+        ctypes.memmove(pointer, resolved, min(size, len(resolved)))
+    at = shape.offsets["ResObjectStringVSLength"]
+    return returned[:at] + len(resolved).to_bytes(4, "little", signed=True) + returned[at + 4:]
+
+
 def _keep(cls_name: str, sent: bytes, returned: bytes) -> bytes:
     """A returned structure with the caller's own pointers in it again (the listener zeroes them)."""
     return protocol.shape(cls_name).pointers_of(sent, returned)
@@ -292,8 +310,8 @@ def MQOPEN(hconn: Any, od: bytes, options: int) -> tuple[int, bytes, int, int]: 
     out, failed = _request(hconn, Verb.OPEN, od, options, object_string, selection_string, 0)
     if out is None:
         return MQHO_UNUSABLE_HOBJ, od, MQCC_FAILED, failed
-    comp, reason, od_out, hobj, _resolved = out
-    return hobj, _keep("OD", od, od_out), comp, reason
+    comp, reason, od_out, hobj, resolved = out
+    return hobj, _resolved_string("OD", od, _keep("OD", od, od_out), resolved), comp, reason
 
 
 def MQCLOSE(hconn: Any, hobj: int, options: int) -> tuple[int, int]:  # noqa: N802
@@ -379,8 +397,8 @@ def MQSUB(hconn: Any, sd: bytes, hobj: int) -> tuple[bytes, int, int, int, int]:
     out, failed = _request(hconn, Verb.SUB, sd, hobj, *strings, 0)
     if out is None:
         return sd, hobj, MQHO_UNUSABLE_HOBJ, MQCC_FAILED, failed
-    comp, reason, sd_out, hobj_out, hsub, _resolved = out
-    return _keep("SD", sd, sd_out), hobj_out, hsub, comp, reason
+    comp, reason, sd_out, hobj_out, hsub, resolved = out
+    return _resolved_string("SD", sd, _keep("SD", sd, sd_out), resolved), hobj_out, hsub, comp, reason
 
 
 def MQSUBRQ(hconn: Any, hsub: int, action: int, sro: bytes) -> tuple[bytes, int, int]:  # noqa: N802

@@ -61,6 +61,7 @@ MQRC_BUFFER_LENGTH_ERROR = 2005
 MQHO_NONE, MQHO_UNUSABLE_HOBJ, MQHM_UNUSABLE_HMSG = 0, -1, -1
 MAX_SELECTORS = 256  # MQINQ and MQSET take at most 256 selectors (MQRC_SELECTOR_COUNT_ERROR)
 MQIA_FIRST, MQIA_LAST = 1, 2000
+MQOT_TOPIC = 8
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,11 @@ def _gone(sock: socket.socket) -> bool:
         return False
     except (OSError, ValueError):
         return True
+
+
+def _field(shape: protocol.Shape, raw: bytes, name: str) -> int:
+    """An MQLONG field of a structure made whole by ``shape``."""
+    return int.from_bytes(raw[shape.offsets[name]:shape.offsets[name] + 4], "little", signed=True)
 
 
 def _text(raw: bytes) -> str:
@@ -314,10 +320,22 @@ class _Socket:
         whole, length, tail = od.whole(od_raw)
         hobj, od_out, comp, reason = native.MQOPEN(
             session.hconn, whole, options, _strings(ObjectString=object_string, SelectionString=selection_string))
+        resolved = b""
         if comp != MQCC_FAILED:
             with session.lock:
                 session.hobjs.add(hobj)
-        return [comp, reason, od.back(od_out, length, tail), hobj, b""]
+            if _field(od, whole, "ObjectType") == MQOT_TOPIC:
+                resolved = self._resolved(session, od, whole, object_string)
+        return [comp, reason, od.back(od_out, length, tail), hobj, resolved]
+
+    @staticmethod
+    def _resolved(session: Session, shape: protocol.Shape, raw: bytes, object_string: bytes) -> bytes:
+        """ResObjectString: the full topic string an MQOD or MQSD names (its ObjectName's topic object, then its
+        ObjectString)."""
+        at = shape.offsets["ObjectName"]
+        name = _text(raw[at:at + 48])
+        return session.emulator.resolved_topic(session.hconn, name, object_string.decode("utf-8", "replace")).encode(
+            "utf-8")
 
     def close(self, session: Session, items: list) -> list:
         _hconn, hobj, options = items
@@ -493,12 +511,14 @@ class _Socket:
         sd_out, hobj_out, hsub, comp, reason = native.MQSUB(
             session.hconn, sd, hobj, _strings(ObjectString=object_string, SubName=sub_name,
                                               SelectionString=selection_string, SubUserData=user_data))
+        resolved = b""
         if comp != MQCC_FAILED:
             with session.lock:
                 session.hsubs.add(hsub)
                 if hobj_out not in (MQHO_NONE, MQHO_UNUSABLE_HOBJ):
                     session.hobjs.add(hobj_out)
-        return [comp, reason, sd_shape.back(sd_out, length, tail), hobj_out, hsub, b""]
+            resolved = self._resolved(session, sd_shape, sd, object_string)
+        return [comp, reason, sd_shape.back(sd_out, length, tail), hobj_out, hsub, resolved]
 
     def subrq(self, session: Session, items: list) -> list:
         _hconn, hsub, action, sro_raw = items

@@ -191,7 +191,7 @@ def test_a_garbage_pointer_in_an_mqsd_is_never_read(listener):
     sd = structure("SD", Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED | CMQC.MQSO_NON_DURABLE,
                    ObjectStringVSPtr=0xBAD, ObjectStringVSLength=64, SubNameVSPtr=0xBAD0, SubNameVSLength=32)
     out = session.call(Verb.SUB, session.hconn, sd, 0, b"Sports/Golf", b"", b"", b"", 0)
-    assert out[:2] == [MQCC_OK, 0]
+    assert out[:2] == [MQCC_OK, 0] and out[5] == b"Sports/Golf"  # ResObjectString, by value
     published = session.call(Verb.PUT1, session.hconn, structure("OD", Version=4, ObjectType=CMQC.MQOT_TOPIC),
                              b"Sports/Golf", b"", structure("MD"), structure("PMO"), b"a hole in one")
     assert published[:2] == [MQCC_OK, 0]
@@ -454,6 +454,34 @@ def test_the_python_client_speaks_the_protocol_end_to_end(listener):
     assert conn.user == "app" and conn.channel == "DEV.APP.SVRCONN"  # the MQCSP's user, read in this process
     assert remote.MQDISC(hconn) == (MQCC_OK, 0)
     assert remote.MQCMIT(hconn) == (MQCC_FAILED, 2018)
+
+
+def test_the_resolved_topic_string_reaches_the_callers_buffer(listener):
+    """ResObjectString of an MQOPEN of a topic object and an ObjectString: the listener sends it by value, the
+    Python client copies it into the buffer the caller's MQOD points to and sets its length."""
+    import ctypes
+
+    from mq_conformance.emulator import remote
+
+    listener.emulator.define_topic("SPORTS", TopicString="Sports")
+    cd = ibmmq.CD(ChannelName=b"DEV.APP.SVRCONN", ConnectionName=listener.address.encode())
+    user_buffer, password_buffer = _c_string(b"app"), _c_string(b"passw0rd")
+    csp = ibmmq.CSP()
+    csp.CSPUserId, csp._CSPUserIdLength = user_buffer[1], 3  # noqa: SLF001
+    csp.CSPPassword, csp._CSPPasswordLength = password_buffer[1], 8  # noqa: SLF001
+    hconn, comp, _ = remote.MQCONNX(b"QM1", ibmmq.CNO().pack(), cd.pack(), csp.pack(), None, None)
+    assert comp == MQCC_OK
+    object_string, resolved = _c_string(b"Golf"), ctypes.create_string_buffer(64)
+    od = ibmmq.OD(Version=4, ObjectType=CMQC.MQOT_TOPIC, ObjectName=b"SPORTS", ObjectStringVSPtr=object_string[1],
+                  ObjectStringVSLength=4, ResObjectStringVSPtr=ctypes.addressof(resolved),
+                  ResObjectStringVSBufSize=64)
+    hobj, od_out, comp, reason = remote.MQOPEN(hconn, od.pack(), CMQC.MQOO_OUTPUT)
+    assert (comp, reason) == (MQCC_OK, 0)
+    returned = ibmmq.OD()
+    returned.unpack(od_out)
+    assert resolved.value == b"Sports/Golf" and returned.ResObjectStringVSLength == len(b"Sports/Golf")
+    assert returned.ResObjectStringVSPtr == ctypes.addressof(resolved)  # the caller's own pointer, kept
+    remote.MQDISC(hconn)
 
 
 def _c_string(raw: bytes):
