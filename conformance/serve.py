@@ -47,6 +47,7 @@ class Server:
 
     def __init__(self, adapter: Any = None, max_line: int = MAX_LINE, claim: frozenset[str] | None = None):
         self.adapter = adapter if adapter is not None else ReferenceAdapter()
+        self.serves_model = adapter is None
         self.max_line = max_line
         # what the hello claims: the adapter's capabilities, or fewer (``mqconf serve --stdio --claim core``
         # plays an implementation that lacks the rest)
@@ -116,10 +117,19 @@ class Server:
             return {"type": "outcome", "id": ident, "outcome": refused.to_json()}, False
         try:
             outcome = self.adapter.execute(call)
-        except Exception as exc:  # noqa: BLE001 - the implementation failed; that is the call's outcome
-            outcome = Outcome(error=one_line(f"the implementation raised {type(exc).__name__}: {exc}"))
+        except Exception as exc:  # noqa: BLE001 - the served adapter failed; that is the call's outcome
+            outcome = Outcome(error=self._failed(exc))
         self._account(call, outcome)
         return {"type": "outcome", "id": ident, "outcome": outcome.to_json()}, False
+
+    def _failed(self, exc: Exception) -> str:
+        """The error of a call whose adapter raised: served alone, the adapter is the reference model, and its
+        failure is the model's defect, never blamed on an implementation (the exception's text stays out: it is
+        Python's, not MQ's)."""
+        if self.serves_model:
+            return f"the reference model failed on this call ({type(exc).__name__}): a defect of the model, " \
+                   "not of the implementation under test; please report it"
+        return one_line(f"the implementation raised {type(exc).__name__}: {exc}")
 
     def _over_budget(self, call: Call) -> Outcome | None:
         """The failure of a call the connection has no room for (clauses conn.handles.max,
@@ -179,6 +189,16 @@ def _json_type(value: Any) -> str:
     return "an object"
 
 
+def _encoded(reply: dict[str, Any]) -> bytes:
+    """The reply's line; a reply JSON cannot hold (an infinity or NaN a defect let through) is answered with an
+    error line for the same request instead of ending the session."""
+    try:
+        return encode(reply)
+    except (ValueError, TypeError):
+        return encode(error(reply.get("id"), "the reply holds a value JSON cannot carry (an infinity or NaN): a "
+                                             "defect of the server, not of the request"))
+
+
 def serve(stdin: BinaryIO, stdout: BinaryIO, server: Server | None = None) -> int:
     """Answer requests from ``stdin`` on ``stdout`` until ``bye`` or the end of input. Returns the exit status."""
     server = server or Server()
@@ -195,7 +215,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO, server: Server | None = None) -> in
         else:
             reply, stop = server.handle(line[:-1] if line.endswith(b"\n") else line)
         if reply is not None:
-            stdout.write(encode(reply))
+            stdout.write(_encoded(reply))
             stdout.flush()
         if stop:
             return 0

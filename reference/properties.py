@@ -246,7 +246,8 @@ def disconnect(qm: QueueManager, hconn: int) -> None:
 def check_value(qm: QueueManager, type_name_: str, value: Any) -> tuple[str, str] | None:
     """Why ``value`` is not a value of the type (reason, clause), or None. A type that is no MQTYPE_* property
     type (MQTYPE_AS_SET included) fails with MQRC_PROPERTY_TYPE_ERROR (properties.set.type-error); an integer out
-    of its type's range with MQRC_PROPERTY_VALUE_TOO_BIG (properties.types.*)."""
+    of its type's range, or a floating-point number beyond its type's magnitude (a value no double holds included),
+    with MQRC_PROPERTY_VALUE_TOO_BIG (properties.types.*)."""
     row = type_row(qm, type_name_)
     if row is None:
         return "MQRC_PROPERTY_TYPE_ERROR", "properties.set.type-error"
@@ -261,9 +262,21 @@ def check_value(qm: QueueManager, type_name_: str, value: Any) -> tuple[str, str
     }[kind]
     if not ok:
         return "MQRC_PROPERTY_TYPE_ERROR", "properties.set.type-error"
-    if kind == "integer" and not row.then["low"] <= value <= row.then["high"]:
+    if not in_range(row, value):
         return "MQRC_PROPERTY_VALUE_TOO_BIG", row.id
     return None
+
+
+def in_range(row: Any, value: Any) -> bool:
+    """Whether a number fits the type of its row of property-types.yaml: an integer between its low and high, a
+    floating-point number of a magnitude no larger than its high (compared exactly, so 10**400 is refused rather
+    than overflowing a float; NaN and infinity fit no type). Other values always fit."""
+    kind = row.then["json"]
+    if kind == "integer":
+        return row.then["low"] <= value <= row.then["high"]
+    if kind == "number":
+        return -row.then["high"] <= value <= row.then["high"]  # False for NaN
+    return True
 
 
 def set_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_: str, value: Any,
@@ -346,7 +359,7 @@ def convert(qm: QueueManager, prop: Property, wanted: str) -> tuple[Any, str] | 
     elif how == "widen":
         value = float(value)
     target = type_row(qm, wanted)
-    if target.then["json"] == "integer" and not target.then["low"] <= value <= target.then["high"]:
+    if not in_range(target, value):  # an integer or a float beyond the wanted type (FLOAT64 1e300 as FLOAT32)
         return "MQRC_PROP_CONV_NOT_SUPPORTED", row.id, None
     if wanted == "MQTYPE_FLOAT32":
         value = _float32(float(value))
@@ -357,7 +370,10 @@ def _parse(text: str, wanted: str) -> Any:
     if wanted == "MQTYPE_BOOLEAN":
         return {"TRUE": True, "FALSE": False, "1": True, "0": False}.get(text.strip().upper())
     try:
-        return float(text) if wanted.startswith("MQTYPE_FLOAT") else int(text.strip(), 10)
+        if wanted.startswith("MQTYPE_FLOAT"):
+            value = float(text)  # "1e999" and "inf" read as infinity, "nan" as NaN: no number MQ converts to
+            return value if math.isfinite(value) else None
+        return int(text.strip(), 10)  # more than 4,300 digits is a ValueError too
     except ValueError:
         return None
 

@@ -1024,3 +1024,67 @@ def test_a_topic_string_over_mq_topic_str_length_is_refused_before_it_is_read(pa
     outcomes = served_calls(topic_calls(pattern, topic, []), tmp_path)
     outcome = outcomes[2] if opened == "subscription" else outcomes[3]
     assert outcome["Reason"] == reason, outcome
+
+
+# -- numbers as MQ has them (issue 36, item 4) ----------------------------------------------------------------
+
+def converted(set_type: str, value: Any, wanted: str, tmp_path: Path) -> list[dict]:
+    """MQSETMP of ``value`` as ``set_type``, then MQINQMP of it converted to ``wanted``: the two outcomes."""
+    calls = [{"op": "crtmh", "hmsg": "m"},
+             {"op": "setmp", "hmsg": "m", "Name": "p", "Type": set_type, "Value": value},
+             {"op": "inqmp", "hmsg": "m", "Name": "p", "Type": wanted, "Options": ["MQIMPO_CONVERT_TYPE"]}]
+    return served_calls(calls, tmp_path)[1:]
+
+
+@pytest.mark.parametrize(("set_type", "value", "wanted", "reasons"), [
+    ("MQTYPE_FLOAT64", 10 ** 400, "MQTYPE_FLOAT64", ["MQRC_PROPERTY_VALUE_TOO_BIG", "MQRC_PROPERTY_NOT_AVAILABLE"]),
+    ("MQTYPE_FLOAT32", 1e300, "MQTYPE_FLOAT32", ["MQRC_PROPERTY_VALUE_TOO_BIG", "MQRC_PROPERTY_NOT_AVAILABLE"]),
+    ("MQTYPE_STRING", "1e999", "MQTYPE_FLOAT64", ["MQRC_NONE", "MQRC_PROP_NUMBER_FORMAT_ERROR"]),
+    ("MQTYPE_STRING", "-inf", "MQTYPE_FLOAT32", ["MQRC_NONE", "MQRC_PROP_NUMBER_FORMAT_ERROR"]),
+    ("MQTYPE_STRING", "nan", "MQTYPE_FLOAT64", ["MQRC_NONE", "MQRC_PROP_NUMBER_FORMAT_ERROR"]),
+    ("MQTYPE_STRING", "9" * 5000, "MQTYPE_INT64", ["MQRC_NONE", "MQRC_PROP_NUMBER_FORMAT_ERROR"]),
+    ("MQTYPE_FLOAT64", 1e300, "MQTYPE_FLOAT32", ["MQRC_NONE", "MQRC_PROP_CONV_NOT_SUPPORTED"]),
+], ids=["10**400-as-FLOAT64", "1e300-as-FLOAT32", "string-1e999-to-FLOAT64", "string-inf-to-FLOAT32",
+        "string-nan-to-FLOAT64", "5000-digit-string-to-INT64", "FLOAT64-1e300-to-FLOAT32"])
+def test_a_number_out_of_range_is_answered_with_mq_reason_never_infinity_or_python_error(set_type, value, wanted,
+                                                                                        reasons, tmp_path):
+    outcomes = converted(set_type, value, wanted, tmp_path)
+    assert [o.get("Reason") for o in outcomes] == reasons, outcomes
+    assert not any("error" in o for o in outcomes), outcomes
+
+
+def test_a_failure_of_the_served_model_is_the_models_never_the_implementations(monkeypatch):
+    from mq_conformance.adapters.reference import ReferenceAdapter
+    from mq_conformance.conformance.serve import Server
+
+    def broken(self, call):
+        raise OverflowError("int too large to convert to float")
+
+    monkeypatch.setattr(ReferenceAdapter, "execute", broken)
+    error = _served(Server(), 1, "define_queue", name="Q1")["error"]
+    assert "the reference model failed" in error and "not of the implementation" in error, error
+    assert "implementation raised" not in error and "int too large" not in error
+
+
+def test_serve_answers_a_reply_json_cannot_hold_with_an_error_line_and_carries_on():
+    import io
+
+    from mq_conformance.conformance.serve import Server, serve
+    from mq_conformance.reference.calls import Outcome
+
+    class Infinite:
+        name = "infinite"
+
+        def capabilities(self):
+            return {"core"}
+
+        def execute(self, call):
+            return Outcome(CompCode="MQCC_OK", Reason="MQRC_NONE", property={"Value": float("inf")})
+
+    requests = b"".join(json.dumps(r).encode() + b"\n" for r in (
+        {"type": "call", "id": 1, "call": {"op": "inqmp", "hmsg": "m", "Name": "p"}},
+        {"type": "call", "id": 2, "call": {"op": "inqmp", "hmsg": "m", "Name": "p"}}))
+    out = io.BytesIO()
+    assert serve(io.BytesIO(requests), out, Server(Infinite())) == 0
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(r["type"], r["id"]) for r in replies] == [("error", 1), ("error", 2)], replies
