@@ -9,7 +9,8 @@ CCDT lists channels ("channel": [{"name", "type": "clientConnection", "clientCon
 "port"}], "queueManager"}}]); a queue-manager name starting with ``*`` names a group: the channel's queueManager
 must match the rest, and the application accepts whichever queue manager answers.
 
-Only local JSON files are read (a path, or a ``file://`` URL), at most :data:`MAX_BYTES` bytes nested at most
+Only local JSON files are read (a path, or a ``file://`` URL; a regular file, opened without blocking so that a
+FIFO is refused at once), at most :data:`MAX_BYTES` bytes nested at most
 :data:`MAX_DEPTH` deep with at most :data:`MAX_CHANNELS` channels: a binary CCDT, an ftp or http URL, a missing
 file are MQRC_CCDT_URL_ERROR (2600), a file that is not such a JSON CCDT MQRC_CHANNEL_CONFIG_ERROR (2539), and no
 channel for the queue manager MQRC_Q_MGR_NAME_ERROR (2058), each with the reason in the emulator's log.
@@ -20,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import unquote, urlparse
@@ -72,13 +74,35 @@ def read(url: str) -> bytes:
         raise CcdtError(MQRC_CCDT_URL_ERROR, f"the CCDT {url!r}: only local files are read, not {parsed.scheme} URLs")
     path = unquote(parsed.path) if parsed.scheme == "file" else url
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+        # without blocking, and its type checked on the open descriptor: a FIFO named as the CCDT must not hang the
+        # connect (a plain open waits for a writer forever), nor /dev/zero be read
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         raise CcdtError(MQRC_CCDT_URL_ERROR, f"the CCDT {url!r} cannot be read: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CcdtError(MQRC_CCDT_URL_ERROR, f"the CCDT {url!r} is not a regular file (a FIFO, a device, a "
+                                                 "socket or a folder); only a regular file is read")
+        data = _read_at_most(fd, MAX_BYTES + 1)
+    except OSError as exc:
+        raise CcdtError(MQRC_CCDT_URL_ERROR, f"the CCDT {url!r} cannot be read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
     if len(data) > MAX_BYTES:
         raise CcdtError(MQRC_CHANNEL_CONFIG_ERROR, f"the CCDT {url!r} is larger than {MAX_BYTES} bytes")
     return data
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes of an open file, counted while reading (never trusted from its size)."""
+    chunks, size = [], 0
+    while size < limit:
+        chunk = os.read(fd, limit - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def _depth(text: str) -> int:

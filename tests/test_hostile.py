@@ -1088,3 +1088,25 @@ def test_serve_answers_a_reply_json_cannot_hold_with_an_error_line_and_carries_o
     assert serve(io.BytesIO(requests), out, Server(Infinite())) == 0
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [(r["type"], r["id"]) for r in replies] == [("error", 1), ("error", 2)], replies
+
+
+# -- the CCDT read like every other input file (issue 36, item 6) --------------------------------------------
+
+CCDT_READ = """
+import sys
+from mq_conformance.emulator import ccdt
+try:
+    ccdt.read(sys.argv[1])
+except ccdt.CcdtError as exc:
+    print(exc.reason, exc)
+"""
+
+
+@pytest.mark.parametrize("what", ["fifo", "device", "folder"])
+def test_a_ccdt_that_is_no_regular_file_is_refused_at_once_with_ccdt_url_error(what, tmp_path):
+    path = {"fifo": tmp_path / "AMQCLCHL.TAB", "device": Path("/dev/zero"), "folder": tmp_path}[what]
+    if what == "fifo":
+        os.mkfifo(path)
+    result = budgeted([sys.executable, "-c", CCDT_READ, str(path)], seconds=20)
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("2600 "), result.stdout + result.stderr[-2000:]
