@@ -617,6 +617,8 @@ class Emulator:
             from .authority import add_developer
 
             add_developer(self.authority(self._qmgr_name), self._qmgr_name)
+            for row in table.developer_topics:
+                self.define_topic(row["name"], **{k: v for k, v in row.items() if k != "name"})
             self.authority_changed(self._qmgr_name)
 
     def counters(self, qmgr: str):
@@ -921,8 +923,10 @@ class Emulator:
         qm = self.world.qmgr(qmgr)
         resolved = publish.resolve_topic(qm, od.ObjectName, od.ObjectString)
         topic = resolved[0] if isinstance(resolved, tuple) else ""
-        by_string = {definition.TopicString: name for name, definition in qm.pubsub.topics.items()}
-        levels = topic.split("/")
+        # a topic object's string with a trailing '/' (IBM's developer configuration's 'dev/') names the node
+        # itself, under which the strings below it are
+        by_string = {definition.TopicString.rstrip("/"): name for name, definition in qm.pubsub.topics.items()}
+        levels = topic.rstrip("/").split("/")
         for cut in range(len(levels), 0, -1):
             found = by_string.get("/".join(levels[:cut]))
             if found is not None:

@@ -45,6 +45,7 @@ class Standing:
     developer_objects: tuple[dict[str, Any], ...]
     admin: dict[str, Any]  # channels, authentication information, namelists and their defaults (pcf_objects.py)
     pcf_string_lengths: dict[str, Any]  # PCF string parameter -> the length replies pad it to (pcf.py)
+    developer_topics: tuple[dict[str, Any], ...] = ()  # the developer configuration's topic objects
 
 
 @lru_cache(maxsize=1)
@@ -62,7 +63,8 @@ def standing() -> Standing:
                     {key: data[key] for key in ("channels", "channel_defaults", "auth_info", "auth_info_defaults",
                                                 "namelists", "namelist_defaults") if key in data}
                     | {"developer": {key: developer[key] for key in ("channels", "auth_info") if key in developer}},
-                    dict(data.get("pcf_string_lengths") or {}))
+                    dict(data.get("pcf_string_lengths") or {}),
+                    tuple(dict(row) for row in developer.get("topics") or ()))
 
 
 def constant(name: str) -> int | None:

@@ -181,3 +181,16 @@ def test_a_client_connects_only_on_a_defined_server_connection_channel(tmp_path,
         assert answer[:2] == [2 if reason else 0, reason]
     finally:
         listener.close()
+
+
+def test_the_developer_topic_opens_dev_topic_strings_to_app(admin):
+    """authority.developer: DEV.BASE.TOPIC (dev/) is a DEV.** topic: app publishes and subscribes under it."""
+    _grant(admin, b"APP.PRIVATE", CMQC.MQOT_Q, [CMQCFC.MQAUTH_BROWSE])
+    qmgr = _as("app")
+    for topic in ("dev/", "dev/news"):
+        sd = ibmmq.SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED)
+        sd.set_vs("ObjectString", topic)
+        sub = ibmmq.Subscription(qmgr)
+        sub.sub(sub_desc=sd)
+        sub.close(close_sub_queue=True)
+    qmgr.disconnect()
