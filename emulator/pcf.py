@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from mq_conformance.reference.queue import VISIBLE, QueueDefinition
 from mq_conformance.reference.structures import MQGMO, MQMD, MQOD, MQPMO
 
+from . import pcf_validate
 from .standing import standing
 
 
@@ -205,7 +206,8 @@ class CommandServer:
         self.user = (request.UserIdentifier or "").strip()
         header_length = self.cmqcfc.MQCFH_STRUC_LENGTH
         commands = (self.cmqcfc.MQCFT_COMMAND, self.cmqcfc.MQCFT_COMMAND_XR)
-        if len(data) >= header_length:
+        refused = pcf_validate.refusal(data, self.ibmmq)  # before IBM's reader believes any length
+        if len(data) >= header_length and refused is None:
             header = self.ibmmq.CFH().unpack(data[:header_length])
             if header.Type in commands and header.StrucLength == header_length:
                 try:
@@ -216,7 +218,7 @@ class CommandServer:
                     parameters = None
         responses: list[list[tuple[int, Any]]] = [[]]
         if parameters is None:
-            comp, reason = self._value("MQCC_FAILED"), self._value("MQRCCF_STRUCTURE_TYPE_ERROR")
+            comp, reason = self._value("MQCC_FAILED"), self._value(refused or "MQRCCF_STRUCTURE_TYPE_ERROR")
         else:
             try:
                 responses = self._run(command, parameters) or [[]]

@@ -14,6 +14,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import struct
 import sys
 import time
 from pathlib import Path
@@ -1110,3 +1111,69 @@ def test_a_ccdt_that_is_no_regular_file_is_refused_at_once_with_ccdt_url_error(w
     result = budgeted([sys.executable, "-c", CCDT_READ, str(path)], seconds=20)
     lines = result.stdout.splitlines()
     assert len(lines) == 1 and lines[0].startswith("2600 "), result.stdout + result.stderr[-2000:]
+
+
+# -- PCF checked before IBM's reader sees it (issue 36, item 2) ----------------------------------------------
+
+PCF_ATTACK = """
+import sys
+from mq_conformance.emulator import EmulatorUnavailable, emulated_mq, load_ibmmq
+try:
+    ibmmq = load_ibmmq()
+except EmulatorUnavailable:
+    print("unavailable")
+    sys.exit(0)
+CMQC, CMQCFC = ibmmq.CMQC, ibmmq.CMQCFC
+with emulated_mq() as emulator:
+    emulator.define_queue("REPLY.Q")
+    qmgr = ibmmq.connect("QM1")
+    md = ibmmq.MD(Format=CMQC.MQFMT_ADMIN, MsgType=CMQC.MQMT_REQUEST, ReplyToQ=b"REPLY.Q")
+    ibmmq.Queue(qmgr, "SYSTEM.ADMIN.COMMAND.QUEUE", CMQC.MQOO_OUTPUT).put(bytes.fromhex(sys.argv[1]), md)
+    answer = ibmmq.Queue(qmgr, "REPLY.Q", CMQC.MQOO_INPUT_SHARED).get(None, ibmmq.MD())
+    header = ibmmq.CFH().unpack(answer[:36])
+    print(header.CompCode, "expected" if header.Reason == getattr(CMQCFC, sys.argv[2]) else header.Reason)
+"""
+
+
+def cfh(command: int, count: int) -> bytes:
+    """An MQCFH (version 1) of a command with ``count`` parameters."""
+    return struct.pack("=9i", 1, 36, 1, command, 1, 1, 0, 0, count)
+
+
+def cfst(parameter: int, text: bytes, claimed: int | None = None, length: int | None = None) -> bytes:
+    padded = text + b" " * (-len(text) % 4)
+    return struct.pack("=5i", 4, length if length is not None else 20 + len(padded), parameter, 0,
+                       claimed if claimed is not None else len(text)) + padded
+
+
+INQUIRE_Q, Q_NAME = 13, 2016
+PCF_ATTACKS = {
+    "a count that lies, structure length 0": (cfh(INQUIRE_Q, 2**31 - 1) + struct.pack("=4i", 3, 0, 0, 0),
+                                              "MQRCCF_CFH_PARM_COUNT_ERROR"),
+    "a structure length of 0": (cfh(INQUIRE_Q, 1) + struct.pack("=4i", 3, 0, 0, 0), "MQRCCF_CFIN_LENGTH_ERROR"),
+    "a string claiming 1 GiB": (cfh(INQUIRE_Q, 1) + cfst(Q_NAME, b"Q", claimed=1 << 30),
+                                "MQRCCF_CFST_STRING_LENGTH_ERR"),
+    "a structure past the message's end": (cfh(INQUIRE_Q, 1) + cfst(Q_NAME, b"Q", length=1 << 20),
+                                           "MQRCCF_CFST_LENGTH_ERROR"),
+    "groups nested 100 deep": (cfh(INQUIRE_Q, 1) + b"".join(struct.pack("=4i", 20, 16, 8000, 1) for _ in range(100))
+                               + struct.pack("=4i", 3, 16, 1, 1), "MQRCCF_CFGR_PARM_COUNT_ERROR"),
+    "an escape sequence in a queue name": (cfh(INQUIRE_Q, 1) + cfst(Q_NAME, b"Q\x1b[2J"), "MQRCCF_OBJECT_NAME_ERROR"),
+    "bytes after the last structure": (cfh(INQUIRE_Q, 1) + cfst(Q_NAME, b"Q") + b"\0" * 64, "MQRCCF_MSG_LENGTH_ERROR"),
+}
+
+
+@pytest.mark.parametrize("attack", PCF_ATTACKS)
+def test_a_hostile_pcf_command_is_refused_with_its_mqrccf_reason_before_ibms_reader(attack):
+    body, reason = PCF_ATTACKS[attack]
+    result = budgeted([sys.executable, "-c", PCF_ATTACK, body.hex(), reason], seconds=30)
+    assert "Traceback" not in result.stderr, result.stderr[-3000:]
+    if result.stdout.strip() == "unavailable":
+        pytest.skip("no wheel of IBM's ibmmq for this platform")
+    assert result.stdout.split() == ["2", "expected"], (result.stdout, result.stderr[-2000:])
+
+
+def test_a_well_formed_pcf_command_passes_the_check():
+    from mq_conformance.emulator.pcf_validate import refusal
+
+    group = struct.pack("=4i", 20, 16, 8000, 2) + struct.pack("=4i", 3, 16, 1, 1) + cfst(Q_NAME, b"APP.*")
+    assert refusal(cfh(INQUIRE_Q, 2) + cfst(Q_NAME, b"SYSTEM.ADMIN.COMMAND.QUEUE") + group) is None
