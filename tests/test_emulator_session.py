@@ -233,15 +233,14 @@ def _killed_while_waiting(listener: Listener, process: subprocess.Popen) -> None
 
 
 def _the_next_message_waits_for_the_next_getter(listener: Listener, queue: bytes) -> None:
-    connections = len(listener.emulator.connections("QM1"))
     putter = _connected(listener)
     assert _put(putter, _open(putter, queue, CMQC.MQOO_OUTPUT), b"for whoever gets next")[:2] == [MQCC_OK, 0]
     assert listener.emulator.depth(queue.decode()) == 1  # the dead client's get did not take it
     getter = _connected(listener)
     got = _get(getter, _open(getter, queue, CMQC.MQOO_INPUT_SHARED), wait_ms=5000)
     assert got[:2] == [MQCC_OK, 0] and got[4] == b"for whoever gets next"
-    # the dead session's wait ended and it is gone
-    assert _until(lambda: len(listener.emulator.connections("QM1")) == connections + 1)
+    # the dead session's wait ended and it is gone: only these two are connected
+    assert _until(lambda: set(listener.emulator.connections("QM1")) == {putter.hconn, getter.hconn})
 
 
 def test_a_client_killed_while_its_get_waits_leaves_the_next_message_on_the_queue(listener):
@@ -296,6 +295,34 @@ def test_cancel_ends_the_get_an_attached_socket_waits_in(listener):
     assert session.call(Verb.CANCEL, session.hconn)[:2] == [MQCC_OK, 0]
     waiter.join(timeout=10)
     assert answers and answers[0][:2] == [MQCC_FAILED, 2549]  # MQRC_CALL_INTERRUPTED
+
+
+def test_an_attached_consumer_left_behind_ends_with_its_session(listener):
+    """A C client's consumer thread waits on an ATTACHed socket; its connection's own socket closes (the process
+    is gone, or merely closed it): the listener ends the consumer's wait and closes its socket too (its client
+    reports MQRC_CONNECTION_BROKEN), and a message put afterwards waits for the next getter. Clause
+    emulator.listener-session-end."""
+    session = _connected(listener)
+    hobj = _open(session, b"DEV.QUEUE.3", CMQC.MQOO_INPUT_SHARED)
+    consumer = RawSession(listener.address)
+    consumer.hello()
+    assert consumer.call(Verb.ATTACH, session.token)[:2] == [MQCC_OK, 0]
+    consumer.hconn = session.hconn
+    answers: list = []
+
+    def wait_for_a_message() -> None:
+        try:
+            answers.append(_get(consumer, hobj, wait_ms=CMQC.MQWI_UNLIMITED))
+        except ProtocolError as exc:
+            answers.append(exc)
+
+    waiter = threading.Thread(target=wait_for_a_message)
+    waiter.start()
+    assert _until(lambda: listener.emulator._waiting > 0)  # noqa: SLF001
+    session.close()
+    waiter.join(timeout=30)
+    assert answers and isinstance(answers[0], ProtocolError)  # closed with its session, nothing delivered
+    _the_next_message_waits_for_the_next_getter(listener, b"DEV.QUEUE.3")
 
 
 # -- socket paths -----------------------------------------------------------------------------------------------
