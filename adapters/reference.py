@@ -27,16 +27,21 @@ from mq_conformance.reference.calls import (
     decode_deliver,
     decode_od,
     decode_options,
+    decode_qremote,
     decode_queue,
+    decode_sender,
+    decode_stop_channel,
+    decode_transmit,
     decode_set,
     decode_structure,
     encode_bytes,
+    encode_field,
     encode_structure,
     names,
 )
 from mq_conformance.reference import open as open_module
 from mq_conformance.reference import properties
-from mq_conformance.reference import pubsub_calls
+from mq_conformance.reference import distributed, pubsub_calls
 from mq_conformance.reference.cluster import Cluster
 from mq_conformance.reference.errors import NotModelled
 from mq_conformance.reference.tables import Spec
@@ -278,6 +283,36 @@ class ReferenceAdapter:
     def _deliver(self, args: dict) -> Outcome:
         return outcome(self.world.deliver(*decode_deliver(args, "deliver")))
 
+    # -- distributed queuing (reference/distributed.py, reference/channels.py) ------------------------------------
+    def _define_qremote(self, args: dict) -> Outcome:
+        return outcome(self.world.define_qremote(*decode_qremote(args, "define_qremote")))
+
+    def _define_sender(self, args: dict) -> Outcome:
+        return outcome(self.world.define_sender(*decode_sender(args, "define_sender")))
+
+    def _start_channel(self, args: dict) -> Outcome:
+        return outcome(self.world.start_channel(self._channel_name(args)))
+
+    def _stop_channel(self, args: dict) -> Outcome:
+        return outcome(self.world.stop_channel(*decode_stop_channel(args, "stop_channel")))
+
+    def _channel_status(self, args: dict) -> Outcome:
+        result = self.world.channel_status(self._channel_name(args))
+        answer, result.attributes = result.attributes, None
+        out = outcome(result)
+        out.CHSTATUS = answer
+        return out
+
+    def _transmit(self, args: dict) -> Outcome:
+        return outcome(self.world.transmit(*decode_transmit(args, "transmit")))
+
+    @staticmethod
+    def _channel_name(args: dict) -> str:
+        name = args.get("name")
+        if not isinstance(name, str) or not name:
+            raise CallError("needs a channel 'name'", "name")
+        return name
+
     # -- publish/subscribe (reference/pubsub_calls.py) --------------------------------------------------------
     def _define_topic(self, args: dict) -> Outcome:
         return outcome(self.world.define_topic(*pubsub_calls.decode_topic(args, "define_topic")))
@@ -318,6 +353,8 @@ class ReferenceAdapter:
         "resume_qmgr": _resume_qmgr, "alter_queue": _alter_queue, "deliver": _deliver,
         "crtmh": _crtmh, "dltmh": _dltmh, "setmp": _setmp, "inqmp": _inqmp, "dltmp": _dltmp,
         "define_topic": _define_topic, "sub": _sub, "subrq": _subrq,
+        "define_qremote": _define_qremote, "define_sender": _define_sender, "start_channel": _start_channel,
+        "stop_channel": _stop_channel, "channel_status": _channel_status, "transmit": _transmit,
     }
 
 
@@ -334,6 +371,8 @@ def outcome(result: Result) -> Outcome:
     if result.data is not None:
         out.data = encode_bytes(result.data)
         out.DataLength = result.data_length
+        if result.md is not None and result.md.Format in distributed.HEADER_FORMATS:
+            _headers(out, result.md.Format, result.data)
     if result.attributes is not None:
         out.attributes = dict(result.attributes)
     if result.object_name is not None:
@@ -343,3 +382,24 @@ def outcome(result: Result) -> Outcome:
     if result.num_pubs is not None:
         out.SRO = {"NumPubs": result.num_pubs}
     return out
+
+
+def _headers(out: Outcome, fmt: str, data: bytes) -> None:
+    """A message got from a transmission queue or a dead-letter queue: its MQXQH or MQDLH as an outcome member,
+    and ``data`` what follows the header (reference/distributed.py)."""
+    if fmt == distributed.FMT_XQH:
+        unpacked = distributed.unpack_xqh(data)
+        if unpacked is not None:
+            remote_q, remote_qmgr, md, rest = unpacked
+            out.XQH = {"RemoteQName": remote_q, "RemoteQMgrName": remote_qmgr, "MsgDesc": encode_structure("MD", md)}
+            out.data = encode_bytes(rest)
+    else:
+        unpacked = distributed.unpack_dlh(data)
+        if unpacked is not None:
+            fields, rest = unpacked
+            fields["Reason"] = names(fields["Reason"], "MQRC")
+            fields["PutApplType"] = names(fields["PutApplType"], "MQAT")
+            fields["Format"] = encode_field(("format",), fields["Format"])
+            out.DLH = fields
+            out.data = encode_bytes(rest)
+

@@ -23,7 +23,10 @@ from mq_conformance.reference.pubsub_calls import OUTCOME_STRUCTURES
 from mq_conformance.reference.calls import STRUCTURES, CallError, Outcome, decode_bytes, decode_field
 
 EXPECT_KEYS = ("CompCode", "Reason", "MD", "PMO", "GMO", "data", "DataLength", "attributes", "ObjectName", "property",
-               "SD", "SRO")
+               "SD", "SRO", "XQH", "DLH", "CHSTATUS")
+# Distributed queuing's outcome members (reference/distributed.py): headers and channel status, compared field by
+# field; the MQXQH's MsgDesc as an MD.
+HEADER_KEYS = ("XQH", "DLH", "CHSTATUS")
 
 
 MATCHERS = ("one_of", "not", "at_least", "at_most")
@@ -213,11 +216,29 @@ def match(expected: Mapping[str, Any], outcome: Outcome, bindings: Bindings) -> 
             problem = match_object_name(want, outcome.ObjectName)
         elif key == "property":
             problem = match_property(want, outcome.property)
+        elif key in HEADER_KEYS:
+            problem = match_header(key, want, getattr(outcome, key), bindings)
         else:
             problem = f"{key}: not something an outcome has (expect one of {', '.join(EXPECT_KEYS)})"
         if problem:
             problems.append(problem)
     return problems
+
+
+def match_header(key: str, want: Mapping[str, Any], have: Any, bindings: Bindings) -> str | None:
+    """An MQXQH, MQDLH or channel status: each field given equals the outcome's (MsgDesc as an MD structure)."""
+    if not isinstance(have, Mapping):
+        return f"{key}: expected {key} fields, but the call returned no {key}"
+    problems = []
+    for name, expected in want.items():
+        actual = have.get(name)
+        if name == "MsgDesc":
+            problem = _match_structure("MD", expected, actual, bindings)
+            if problem:
+                problems.append(f"{key}.{problem}")
+        elif actual != expected:
+            problems.append(f"{key}.{name}: expected {expected!r}, got {shown(actual)}")
+    return "; ".join(problems) or None
 
 
 def match_property(want: Any, have: Any) -> str | None:

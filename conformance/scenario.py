@@ -34,10 +34,12 @@ from mq_conformance.adapters.capabilities import CapabilityError, check_names, m
 from mq_conformance.reference import pubsub_calls
 from mq_conformance.reference.calls import (
     CLUSTER_ARGUMENTS,
+    DISTRIBUTED_ARGUMENTS,
     OPS,
     Call,
     CallError,
     check_cluster_call,
+    check_distributed_call,
     decode_bytes,
     decode_od,
     decode_options,
@@ -157,6 +159,8 @@ def check_call(call: Call) -> None:
         return
     if op in CLUSTER_ARGUMENTS or op == "connect":
         check_cluster_call(op, args)
+    if op in DISTRIBUTED_ARGUMENTS:
+        check_distributed_call(op, args)
     if op in PROPERTY_OPS:
         check_property_call(op, args)
         return
@@ -189,7 +193,7 @@ def check_call(call: Call) -> None:
                                                       for x in selectors):
             raise CallError("expected a list of MQIA_* or MQCA_* names", "Selectors")
     known = {
-        **CLUSTER_ARGUMENTS, "define_queue": set(), "define_qmgr": set(), "connect": {"connection", "qmgr"}, "disconnect": {"connection"}, "commit": {"connection"},
+        **CLUSTER_ARGUMENTS, **DISTRIBUTED_ARGUMENTS, "define_queue": set(), "define_qmgr": set(), "connect": {"connection", "qmgr"}, "disconnect": {"connection"}, "commit": {"connection"},
         "backout": {"connection"}, "advance_clock": {"milliseconds"},
         "open": {"handle", "queue", "ObjectQMgrName", "DynamicQName", "Options", "connection", "SelectionString",
                  *pubsub_calls.TOPIC_OD_KEYS},

@@ -36,6 +36,8 @@ OPS = {
     "crtmh", "dltmh", "setmp", "inqmp", "dltmp",
     # publish/subscribe (reference/pubsub_calls.py)
     "define_topic", "sub", "subrq",
+    # distributed queuing (reference/distributed.py, reference/channels.py)
+    "define_qremote", "define_sender", "start_channel", "stop_channel", "channel_status", "transmit",
 }
 
 
@@ -84,6 +86,12 @@ class Outcome:
     property: dict[str, Any] | None = None  # MQINQMP's answer: {Name, Type, Value} (reference/properties.py)
     SD: dict[str, Any] | None = None  # MQSUB's output MQSD fields (reference/pubsub_calls.py)
     SRO: dict[str, Any] | None = None  # MQSUBRQ's output MQSRO fields
+    # Distributed queuing (reference/distributed.py, reference/channels.py): the MQXQH of a message got from a
+    # transmission queue and the MQDLH of one got from a dead-letter queue (``data`` is then what follows the
+    # header), and DISPLAY CHSTATUS's answer
+    XQH: dict[str, Any] | None = None
+    DLH: dict[str, Any] | None = None
+    CHSTATUS: dict[str, Any] | None = None
     clauses: list[str] = field(default_factory=list)
     error: str | None = None
 
@@ -290,10 +298,13 @@ QUEUE_FIELDS: dict[str, tuple] = {
     "BackoutThreshold": _INT, "BackoutRequeueQName": ("text",), "TriggerControl": ("enum", "MQTC"),
     "TriggerType": ("enum", "MQTT"), "TriggerDepth": _INT, "TriggerMsgPriority": _INT,
     "PropertyControl": ("enum", "MQPROP"),  # reference/properties.py
+    "Usage": ("enum", "MQUS"),  # MQUS_TRANSMISSION: a transmission queue (reference/distributed.py)
 }
 
 
-QMGR_FIELDS: dict[str, tuple] = {"MsgMarkBrowseInterval": ("int", ("MQMMBI",)), "MaxMsgLength": _INT}
+QMGR_FIELDS: dict[str, tuple] = {"MsgMarkBrowseInterval": ("int", ("MQMMBI",)), "MaxMsgLength": _INT,
+                                 # reference/distributed.py, reference/channels.py
+                                 "DefXmitQName": ("text",), "DeadLetterQName": ("text",)}
 
 
 def decode_qmgr(args: Mapping[str, Any], path: str) -> dict[str, int]:
@@ -522,3 +533,95 @@ def check_cluster_call(op: str, args: Mapping[str, Any]) -> None:
         decode_deliver(args, "")
     elif op == "connect":
         _name(args, "qmgr", "", required=False)
+
+
+# -- distributed queuing (reference/distributed.py, reference/channels.py) ---------------------------------------
+# Remote queue definitions by their MQI attribute names (RemoteQName, RemoteQMgrName, XmitQName: MQSC's RNAME,
+# RQMNAME, XMITQ), sender channels by MQSC's (CONNAME names the receiving queue manager, XMITQ, NPMSPEED), channel
+# states by MQCHS_* names.
+
+REMOTE_QUEUE_FIELDS: dict[str, tuple] = {
+    "RemoteQName": ("text",), "RemoteQMgrName": ("text",), "XmitQName": ("text",), "InhibitPut": ("enum", "MQQA"),
+    "DefPriority": _INT, "DefPersistence": ("enum", "MQPER"), "DefBind": ("enum", "MQBND"),
+}
+SENDER_FIELDS: dict[str, tuple] = {"CONNAME": ("text",), "XMITQ": ("text",), "NPMSPEED": ("enum", "MQNPMS")}
+STOP_STATES = ("MQCHS_STOPPED", "MQCHS_INACTIVE", "MQCHS_RETRYING")
+MAX_NAME = 48
+
+
+def _text_name(args: Mapping[str, Any], key: str, path: str, required: bool = True) -> str | None:
+    value = _name(args, key, path, required)
+    if value is not None and len(value) > MAX_NAME:
+        raise CallError(f"a name is at most {MAX_NAME} characters", _join(path, key))
+    return value
+
+
+def decode_qremote(args: Mapping[str, Any], path: str) -> tuple[str | None, QueueDefinition]:
+    """``define_qremote``: the ``qmgr`` it is defined on (none: the default one), its ``name`` and attributes; a
+    blank RemoteQName makes a queue-manager alias (or a reply-to queue alias)."""
+    name = _text_name(args, "name", path)
+    qmgr = _text_name(args, "qmgr", path, required=False)
+    definition = QueueDefinition(name, QType=constants.VALUES["MQQT_REMOTE"])
+    for key, value in _attributes(args, REMOTE_QUEUE_FIELDS, path, ("name", "qmgr")).items():
+        if isinstance(value, str) and len(value) > MAX_NAME:
+            raise CallError(f"a name is at most {MAX_NAME} characters", _join(path, key))
+        setattr(definition, key, bool(value) if key == "InhibitPut" else value)
+    return qmgr, definition
+
+
+def decode_sender(args: Mapping[str, Any], path: str) -> tuple[str, str | None, str, str, int]:
+    """``define_sender``: ``name``, the ``qmgr`` it sends from, CONNAME (the receiving queue manager), XMITQ and
+    NPMSPEED (MQNPMS_FAST, IBM's default, or MQNPMS_NORMAL)."""
+    name = _text_name(args, "name", path)
+    qmgr = _text_name(args, "qmgr", path, required=False)
+    found = _attributes(args, SENDER_FIELDS, path, ("name", "qmgr"))
+    for key in ("CONNAME", "XMITQ"):
+        if not found.get(key):
+            raise CallError(f"needs {key}", _join(path, key))
+    npmspeed = found.get("NPMSPEED", constants.VALUES["MQNPMS_FAST"])
+    if npmspeed not in (constants.VALUES["MQNPMS_FAST"], constants.VALUES["MQNPMS_NORMAL"]):
+        raise CallError("NPMSPEED is MQNPMS_FAST or MQNPMS_NORMAL", _join(path, "NPMSPEED"))
+    return name, qmgr, found["CONNAME"], found["XMITQ"], npmspeed
+
+
+def decode_stop_channel(args: Mapping[str, Any], path: str) -> tuple[str, str]:
+    """``stop_channel``: ``name`` and the STATUS it is left in - MQCHS_STOPPED (STOP CHANNEL, the default),
+    MQCHS_INACTIVE (STOP CHANNEL STATUS(INACTIVE)) or MQCHS_RETRYING (the partner could not be reached)."""
+    name = _text_name(args, "name", path)
+    state = args.get("STATUS", "MQCHS_STOPPED")
+    if state not in STOP_STATES:
+        raise CallError(f"STATUS is one of {', '.join(STOP_STATES)}, not {state!r}", _join(path, "STATUS"))
+    return name, state
+
+
+def decode_transmit(args: Mapping[str, Any], path: str) -> tuple[str, int | None]:
+    """``transmit``: the sender ``channel`` and optionally how many messages it moves (``count``; all waiting)."""
+    channel = _text_name(args, "channel", path)
+    count = args.get("count")
+    if count is not None and (not _is_int(count) or count < 0):
+        raise CallError(f"expected a whole number >= 0, not {count!r}", _join(path, "count"))
+    return channel, count
+
+
+DISTRIBUTED_ARGUMENTS: dict[str, set[str]] = {
+    "define_qremote": {"name", "qmgr", *REMOTE_QUEUE_FIELDS},
+    "define_sender": {"name", "qmgr", *SENDER_FIELDS},
+    "start_channel": {"name"},
+    "stop_channel": {"name", "STATUS"},
+    "channel_status": {"name"},
+    "transmit": {"channel", "count"},
+}
+
+
+def check_distributed_call(op: str, args: Mapping[str, Any]) -> None:
+    """Decode a distributed-queuing call's arguments as the model would (for loading scenarios)."""
+    if op == "define_qremote":
+        decode_qremote(args, "")
+    elif op == "define_sender":
+        decode_sender(args, "")
+    elif op == "stop_channel":
+        decode_stop_channel(args, "")
+    elif op == "transmit":
+        decode_transmit(args, "")
+    elif op in ("start_channel", "channel_status"):
+        _text_name(args, "name", "")

@@ -563,6 +563,29 @@ _FROM_HEADER: dict[str, int] = {
     "MQCA_TOPIC_STRING": 2094,
     # A SelectionString on an MQOPEN that may not take one (reference/open.py; issue 37)
     "MQRC_SELECTOR_INVALID_FOR_TYPE": 2516,
+    # Distributed queuing (reference/distributed.py): remote queues, transmission queues, channels, the
+    # dead-letter queue
+    "MQQT_REMOTE": 6,
+    "MQUS_NORMAL": 0,
+    "MQUS_TRANSMISSION": 1,
+    "MQIA_USAGE": 12,
+    "MQCA_REMOTE_Q_MGR_NAME": 2017,
+    "MQCA_REMOTE_Q_NAME": 2018,
+    "MQCA_XMIT_Q_NAME": 2024,
+    "MQCA_DEF_XMIT_Q_NAME": 2025,
+    "MQCA_DEAD_LETTER_Q_NAME": 2006,
+    "MQCA_Q_MGR_NAME": 2015,
+    "MQRC_XMIT_Q_TYPE_ERROR": 2091,
+    "MQRC_XMIT_Q_USAGE_ERROR": 2092,
+    "MQRC_UNKNOWN_XMIT_Q": 2196,
+    "MQRC_UNKNOWN_DEF_XMIT_Q": 2197,
+    "MQRC_DEF_XMIT_Q_TYPE_ERROR": 2198,
+    "MQRC_DEF_XMIT_Q_USAGE_ERROR": 2199,
+    "MQAT_QMGR": 7,
+    "MQNPMS_NORMAL": 1,
+    "MQNPMS_FAST": 2,
+    "MQXQH_VERSION_1": 1,
+    "MQDLH_VERSION_1": 1,
 }
 
 VALUES: dict[str, int] = {**_CHECKED, **_FROM_HEADER}
@@ -578,7 +601,9 @@ BYTES: dict[str, bytes] = {
 }
 
 # Eight-character format names (MQMD.Format).
-FORMATS: dict[str, str] = {"MQFMT_NONE": "        ", "MQFMT_STRING": "MQSTR   ", "MQFMT_RF_HEADER_2": "MQHRF2  "}
+FORMATS: dict[str, str] = {"MQFMT_NONE": "        ", "MQFMT_STRING": "MQSTR   ", "MQFMT_RF_HEADER_2": "MQHRF2  ",
+                           "MQFMT_XMIT_Q_HEADER": "MQXMIT  ", "MQFMT_DEAD_LETTER_HEADER": "MQDEAD  ",
+                           "MQFMT_MD_EXTENSION": "MQHMDE  "}
 
 # Option fields whose value is a sum of independent bit flags, by the prefix of their constants.
 OPTION_FAMILIES = ("MQGMO", "MQPMO", "MQOO", "MQMF", "MQMO", "MQCO", "MQRO", "MQSO",

@@ -112,6 +112,10 @@ class ObjectHandle:
     created_dynamic: bool = False  # this handle's MQOPEN created its (dynamic) queue
     deleted: bool = False  # its queue was deleted while it was open (MQRC_Q_DELETED)
     topic: str | None = None  # the topic string of a handle opened on a topic (reference/publish.py)
+    # A handle whose queue resolved to a transmission queue (reference/distributed.py): the remote queue
+    # definition it was opened through ("" for none) and where its messages go (RemoteQName, RemoteQMgrName)
+    remote: str = ""
+    route: tuple[str, str] | None = None
 
 
 @dataclass(slots=True)

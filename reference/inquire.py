@@ -46,6 +46,14 @@ LOCAL_READERS = {
     "MQIA_TRIGGER_MSG_PRIORITY": lambda d: d.TriggerMsgPriority,
     "MQCA_TRIGGER_DATA": lambda d: d.TriggerData,
     "MQIA_CLWL_USEQ": lambda d: d.CLWLUseQ,
+    "MQIA_USAGE": lambda d: d.Usage,  # MQUS_TRANSMISSION for a transmission queue (distributed.xmitq.usage)
+}
+# A local definition of a remote queue (reference/distributed.py): its own attributes, InhibitGet not among them
+REMOTE_READERS = {
+    **{k: v for k, v in DEFINITION_READERS.items() if k != "MQIA_INHIBIT_GET"},
+    "MQCA_REMOTE_Q_NAME": lambda d: d.RemoteQName,
+    "MQCA_REMOTE_Q_MGR_NAME": lambda d: d.RemoteQMgrName,
+    "MQCA_XMIT_Q_NAME": lambda d: d.XmitQName,
 }
 QUEUE_STATE = {
     "MQIA_CURRENT_Q_DEPTH": lambda q: q.depth,
@@ -70,10 +78,13 @@ def not_applicable(selector: str) -> int | str:
 def queue_selector(selector: str) -> bool:
     """Whether ``selector`` names an attribute of some queue the model knows (local or alias)."""
     return selector in DEFINITION_READERS or selector in ALIAS_READERS or selector in LOCAL_READERS \
-        or selector in QUEUE_STATE
+        or selector in QUEUE_STATE or selector in REMOTE_READERS
 
 
 def _attribute(qm: QueueManager, handle: ObjectHandle, selector: str) -> int | str | None:
+    if handle.remote:  # the remote queue definition's own attributes (distributed.inquire.remote-definition)
+        reader = REMOTE_READERS.get(selector)
+        return None if reader is None else reader(qm.queues[handle.remote].definition)
     if handle.alias:
         reader = DEFINITION_READERS.get(selector) or ALIAS_READERS.get(selector)
         return None if reader is None else reader(qm.queues[handle.alias].definition)
@@ -90,6 +101,7 @@ OWN_CLAUSES = {
     "MQCA_Q_DESC": "inquire.local-queue-attributes", "MQCA_TRIGGER_DATA": "inquire.local-queue-attributes",
     "MQIA_OPEN_INPUT_COUNT": "inquire.open-counts", "MQIA_OPEN_OUTPUT_COUNT": "inquire.open-counts",
     "MQIA_DEF_INPUT_OPEN_OPTION": "queue.def-input-open-option.default-shared",
+    "MQIA_USAGE": "distributed.xmitq.usage",
 }
 
 
@@ -98,6 +110,8 @@ def _attribute_clauses(qm: QueueManager, handle: ObjectHandle, attributes: dict)
     inquire.open-counts, queue.def-input-open-option.default-shared, inquire.current-depth.uncommitted-get)."""
     if handle.alias:
         return []
+    if handle.remote:
+        return ["distributed.inquire.remote-definition"]
     clauses = sorted({OWN_CLAUSES[s] for s in attributes if s in OWN_CLAUSES})
     if "MQIA_CURRENT_Q_DEPTH" in attributes and qm.queues[handle.queue].pending_gets:
         clauses.append("inquire.current-depth.uncommitted-get")

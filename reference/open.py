@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import alias as alias_module
-from . import dynamic_queues
+from . import distributed, dynamic_queues
 from .constants import VALUES
 from .handles import Connection, ObjectHandle
 from .options import first_broken, unknown_bits
@@ -41,8 +41,19 @@ def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
     broken = first_broken(qm.spec["open.options"], options, "MQOPEN")
     if broken is not None:
         return failure(broken.reason, broken.id)
-    if od.ObjectQMgrName and od.ObjectQMgrName.strip() not in ("", qm.name):
-        return failure("MQRC_UNKNOWN_OBJECT_Q_MGR", "open.unknown-object-q-mgr")
+    # ObjectQMgrName, then ObjectName: a queue for another queue manager resolves to a transmission queue
+    # (reference/distributed.py)
+    routed = distributed.resolve(qm, od.ObjectName, od.ObjectQMgrName)
+    route_clauses: list[str] = []
+    if isinstance(routed, Result):
+        return routed
+    if routed is not None:
+        if routed.xmitq:
+            return distributed.open_remote(qm, conn, options, routed)
+        refused = distributed.check_local_alias_options(options)
+        if refused is not None:
+            return refused
+        route_clauses = list(routed.clauses)
     queue = qm.queues.get(od.ObjectName)
     if queue is None:
         # A queue whose name differs only in case is another queue (open.names-case-sensitive).
@@ -50,7 +61,7 @@ def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
         return failure("MQRC_UNKNOWN_OBJECT_NAME", "open.unknown-object",
                        *(["open.names-case-sensitive"] if other_case else []))
 
-    clauses: list[str] = []
+    clauses: list[str] = route_clauses
     alias, created, object_name = "", False, None
     qtype = queue.definition.QType
     if qtype == dynamic_queues.MQQT_ALIAS:

@@ -371,10 +371,10 @@ def put(
         stored.BackoutCount = 0
     expires_at = None
     if everyday:
-        reply_qmgr = report.reply_to_qmgr(qm, md)
-        if reply_qmgr != md.ReplyToQMgr:
-            stored.ReplyToQMgr = reply_qmgr
-            clauses.append("report.reply-to-qmgr-default")
+        reply_q, reply_qmgr, decided_by = report.reply_to(qm, md)
+        if reply_qmgr != md.ReplyToQMgr or reply_q != md.ReplyToQ:
+            stored.ReplyToQ, stored.ReplyToQMgr = reply_q, reply_qmgr
+            clauses.append(decided_by)
         expires_at = expiry.deadline(qm, md.Expiry)
         if expires_at is not None:
             clauses.append("expiry.tenths")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from . import alias as alias_module
 from . import close as close_module
+from . import distributed
 from . import get as get_module
 from . import inquire as inquire_module
 from . import open as open_module
@@ -66,6 +67,9 @@ class QueueManager:
     last_hmsg: int = 0
     selections: dict = field(default_factory=dict)  # Hobj -> its MQOPEN SelectionString (reference/selection.py)
     pubsub: PubSub = field(default_factory=PubSub)  # topics and subscriptions (reference/topics.py)
+    # Distributed queuing (reference/distributed.py): DefXmitQName and DeadLetterQName, blank by default
+    def_xmitq_name: str = ""
+    dead_letter_q_name: str = ""
 
     def __post_init__(self) -> None:
         self.ids = IdGenerator(self.name, self.seed)
@@ -112,7 +116,8 @@ class QueueManager:
 
     def alter_qmgr(self, **attributes: int) -> Result:
         """Set queue-manager attributes by their MQ names (MsgMarkBrowseInterval, MaxMsgLength)."""
-        names = {"MsgMarkBrowseInterval": "mark_browse_interval", "MaxMsgLength": "max_msg_length"}
+        names = {"MsgMarkBrowseInterval": "mark_browse_interval", "MaxMsgLength": "max_msg_length",
+                 "DefXmitQName": "def_xmitq_name", "DeadLetterQName": "dead_letter_q_name"}
         for name, value in attributes.items():
             setattr(self, names[name], value)
         return Result(clauses=["admin.alter-qmgr"])
@@ -205,6 +210,8 @@ class QueueManager:
             return failure("MQRC_NOT_OPEN_FOR_OUTPUT", "put.not-open-for-output")
         if handle.topic is not None:
             return publish.publish(self, conn, handle.topic, md, pmo, data)
+        if handle.route is not None:  # a queue that resolved to a transmission queue (reference/distributed.py)
+            return distributed.put_remote(self, conn, handle, md, pmo, data)
         return put_module.put(self, conn, handle, self.queues[handle.queue], md, pmo, data,
                               via=alias_module.definition_of(self, handle.alias) if handle.alias else None)
 
@@ -230,8 +237,14 @@ class QueueManager:
         if opened.failed:
             return opened
         handle = self.handles[opened.hobj]
-        result = put_module.put(self, conn, None, self.queues[handle.queue], md, pmo, data, call="MQPUT1",
-                                via=alias_module.definition_of(self, handle.alias))
+        if handle.route is not None:
+            result = distributed.put_remote(self, conn, handle, md, pmo, data, call="MQPUT1")
+            result.clauses[:0] = opened.clauses
+        else:
+            result = put_module.put(self, conn, None, self.queues[handle.queue], md, pmo, data, call="MQPUT1",
+                                    via=alias_module.definition_of(self, handle.alias))
+            # a queue-manager alias that brought the name here (reference/distributed.py)
+            result.clauses[:0] = [c for c in opened.clauses if c.startswith("distributed.")]
         close_module.close_queue(self, conn, handle, 0)
         return result
 

@@ -55,6 +55,12 @@ class QueueDefinition:
     QDesc: str = ""
     DefBind: int = 0  # MQBND_BIND_ON_OPEN; a cluster queue's own is its instance's (reference/cluster/topology.py)
     CLWLUseQ: int = -3  # MQCLWL_USEQ_AS_Q_MGR; likewise
+    # Distributed queuing (reference/distributed.py): a remote queue definition's (QType MQQT_REMOTE) RNAME,
+    # RQMNAME and XMITQ, and a local queue's Usage (MQUS_TRANSMISSION: a transmission queue)
+    RemoteQName: str = ""
+    RemoteQMgrName: str = ""
+    XmitQName: str = ""
+    Usage: int = 0  # MQUS_NORMAL
 
 
 @dataclass(slots=True)

@@ -75,11 +75,22 @@ def check_put(md: MQMD) -> tuple[str, str] | None:
 
 def reply_to_qmgr(qm: QueueManager, md: MQMD) -> str:
     """The ReplyToQMgr a message is stored with: the local queue manager's name when ReplyToQ is given and
-    ReplyToQMgr is blank (the model has no remote queue definitions to look the name up in). Clause:
-    report.reply-to-qmgr-default."""
+    ReplyToQMgr is blank. Clause: report.reply-to-qmgr-default."""
     if md.ReplyToQ.strip() and not md.ReplyToQMgr.strip():
         return qm.name
     return md.ReplyToQMgr
+
+
+def reply_to(qm: QueueManager, md: MQMD) -> tuple[str, str, str]:
+    """The ReplyToQ and ReplyToQMgr a message is stored with, and the clause deciding them: a reply-to queue
+    alias's RemoteQName and RemoteQMgrName (reference/distributed.py), else ReplyToQ as given and ReplyToQMgr
+    the local queue manager when blank. Clauses: distributed.reply-to-alias, report.reply-to-qmgr-default."""
+    from . import distributed
+
+    alias = distributed.reply_to(qm, md.ReplyToQ, md.ReplyToQMgr)
+    if alias is not None:
+        return alias
+    return md.ReplyToQ, reply_to_qmgr(qm, md), "report.reply-to-qmgr-default"
 
 
 def _option(report: int, kind: str) -> int | None:
@@ -113,11 +124,17 @@ def _send(qm: QueueManager, original: StoredMessage, kind: str, how_much: int, w
     source = original.md
     clauses = [clause, "report.message-fields", "report.msg-id-and-correl-id"]
     queue = _reply_queue(qm, source)
+    route = None
     if queue is None:
-        return clauses + ["report.undeliverable"]
+        # Addressed to another queue manager: the report travels back as any message would
+        # (reference/distributed.py, distributed.report.in-transit)
+        route = _remote_route(qm, source)
+        if route is None:
+            return clauses + ["report.undeliverable"]
     data = original.data if whole is None else whole
     body = data if how_much < 0 else data[:how_much]
-    if source.Persistence == MQPER_PERSISTENT and queue.definition.DefinitionType == MQQDT_TEMPORARY_DYNAMIC:
+    if queue is not None and source.Persistence == MQPER_PERSISTENT \
+            and queue.definition.DefinitionType == MQQDT_TEMPORARY_DYNAMIC:
         return clauses + ["report.undeliverable"]
     md = MQMD(Version=MQMD_VERSION_2, MsgType=MQMT_REPORT, Feedback=feedback, Persistence=source.Persistence,
               Priority=source.Priority, ReplyToQMgr=qm.name)
@@ -139,15 +156,33 @@ def _send(qm: QueueManager, original: StoredMessage, kind: str, how_much: int, w
     md.PutDate, md.PutTime = qm.clock.put_date_time()
     if expires_at is not None:
         md.Expiry = -(-(expires_at - qm.clock.now_ms) // 100)
+    if route is not None:
+        from . import distributed
+
+        if not distributed.enqueue(qm, route, md, body, expires_at):
+            return clauses + ["report.undeliverable"]
+        return clauses + ["report.on-reply-queue", "distributed.report.in-transit"]
     queue.add(StoredMessage(qm.next_seq(), md, body, qm.ids.new_token(), expires_at=expires_at))
     return clauses + ["report.on-reply-queue"]
+
+
+def _remote_route(qm: QueueManager, source: MQMD):
+    """The route to a reply queue on another queue manager, or None when there is none."""
+    from . import distributed
+
+    target = source.ReplyToQMgr.strip()
+    if not target or target == qm.name:
+        return None
+    route = distributed.resolve(qm, source.ReplyToQ.strip(), target)
+    return route if isinstance(route, distributed.Route) and route.xmitq else None
 
 
 def arrived(qm: QueueManager, messages: Iterable[StoredMessage], queue_name: str) -> list[str]:
     """Confirm-on-arrival reports of messages just placed (or committed) on queue ``queue_name``; none on a
     transmission queue, which is not where the message arrives. Clause: report.coa."""
     clauses: list[str] = []
-    if queue_name in TRANSMISSION_QUEUES:
+    queue = qm.queues.get(queue_name)
+    if queue_name in TRANSMISSION_QUEUES or (queue is not None and queue.definition.Usage):  # MQUS_TRANSMISSION
         return clauses
     for message in messages:
         how_much = _option(message.md.Report, "COA")
@@ -182,6 +217,11 @@ def exception(qm: QueueManager, message: StoredMessage, reason: int) -> list[str
     """The exception report of a message that could not be delivered to its destination queue for ``reason``
     (its Feedback), sent to the reply queue on ``qm``, the queue manager the reply is addressed to. Clauses:
     report.exception, report.discard-undeliverable."""
+    return ["report.discard-undeliverable"] + exception_report(qm, message, reason)
+
+
+def exception_report(qm: QueueManager, message: StoredMessage, reason: int) -> list[str]:
+    """The exception report, if the message's Report asks for one, of a message that could not be put on its
+    destination queue for ``reason``, made on ``qm``. Clause: report.exception."""
     how_much = _option(message.md.Report, "EXCEPTION")
-    clauses = ["report.discard-undeliverable"]
-    return clauses if how_much is None else clauses + _send(qm, message, "EXCEPTION", how_much, feedback=reason)
+    return [] if how_much is None else _send(qm, message, "EXCEPTION", how_much, feedback=reason)

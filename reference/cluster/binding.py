@@ -64,14 +64,17 @@ PMO_LOGICAL_ORDER = VALUES["MQPMO_LOGICAL_ORDER"]
 def is_cluster_queue(cluster: Cluster, qm: QueueManager, od: MQOD) -> bool:
     """Whether MQOPEN/MQPUT1 of ``od`` on ``qm`` resolves in the cluster rather than to a local queue.
 
-    An ObjectQMgrName naming another member goes to the cluster; one naming this queue manager, or a local
-    queue outside the cluster, is an ordinary local open (cluster.topology.local-queue-first).
+    An ObjectQMgrName naming another member goes to the cluster, unless a local object of that name (a
+    transmission queue, a queue-manager alias) resolves it first (distributed.resolve.qmgr-name-first) or the world
+    holds no cluster queue at all (its queue managers then know each other only by distributed queuing); one
+    naming this queue manager, or a local queue outside the cluster, is an ordinary local open
+    (cluster.topology.local-queue-first).
     """
     if not cluster.clustered or od.ObjectType != MQOT_Q:  # a topic is never a cluster queue
         return False
     target = od.ObjectQMgrName.strip()
     if target and target != qm.name:
-        return target in cluster.members
+        return target in cluster.members and target not in qm.queues and cluster.has_cluster_queues()
     if target:
         return False
     if od.ObjectName in qm.queues and cluster.members[qm.name].clustered_instance(od.ObjectName) is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import channels as channels_module
 from ..clock import Clock
 from ..constants import VALUES
 from ..errors import NotModelled
@@ -38,6 +39,7 @@ from .topology import (
 
 DEFAULT_QMGR = "QM1"
 UNKNOWN_OBJECT_NAME = VALUES["MQRC_UNKNOWN_OBJECT_NAME"]
+UNKNOWN_REMOTE_Q_MGR = VALUES["MQRC_UNKNOWN_REMOTE_Q_MGR"]
 # The binding options; MQOO_BIND_AS_Q_DEF is zero, so giving it is giving none (open.bind-options-ignored)
 OO_BIND = VALUES["MQOO_BIND_ON_OPEN"] | VALUES["MQOO_BIND_NOT_FIXED"] | VALUES["MQOO_BIND_ON_GROUP"]
 
@@ -54,6 +56,10 @@ class Cluster:
     members: dict[str, Member] = field(default_factory=dict)
     channels: dict[str, Channel] = field(default_factory=dict)
     clustered: bool = False
+    # Distributed queuing (reference/channels.py): sender channels by name, and the connection each receiving
+    # queue manager's message channel agent puts with
+    senders: dict[str, channels_module.SenderChannel] = field(default_factory=dict)
+    mca_hconns: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.default not in self.qmgrs:
@@ -196,7 +202,34 @@ class Cluster:
             raise NotModelled(f"no channel {channel!r}")
         return reallocation.deliver(self, qmgr, channel, indoubt)
 
+    # -- distributed queuing (reference/distributed.py, reference/channels.py) ---------------------------------
+    def define_qremote(self, qmgr: str | None, definition: QueueDefinition) -> Result:
+        """DEFINE QREMOTE on ``qmgr``: a remote queue definition, a queue-manager alias or a reply-to queue alias
+        (distributed.admin.define-qremote)."""
+        result = self.qmgr(qmgr).define_queue(definition)
+        return Result(clauses=result.clauses + ["distributed.admin.define-qremote"])
+
+    def define_sender(self, name: str, qmgr: str | None, conname: str, xmitq: str, npmspeed: int) -> Result:
+        """A sender channel on ``qmgr`` and its receiver on ``conname`` (see reference/channels.py)."""
+        return channels_module.define(self, name, qmgr or self.default, conname, xmitq, npmspeed)
+
+    def start_channel(self, name: str) -> Result:
+        return channels_module.start(self, name)
+
+    def stop_channel(self, name: str, state: str) -> Result:
+        return channels_module.stop(self, name, state)
+
+    def channel_status(self, name: str) -> Result:
+        return channels_module.status(self, name)
+
+    def transmit(self, name: str, count: int | None) -> Result:
+        return channels_module.transmit(self, name, count)
+
     # -- what the workload algorithm reads -------------------------------------------------------------------
+    def has_cluster_queues(self) -> bool:
+        """Whether any queue manager hosts an instance of a cluster queue."""
+        return any(m.clustered_instance(q) is not None for m in self.members.values() for q in m.instances)
+
     def hosts(self, queue: str) -> list[str]:
         """The queue managers hosting an instance of cluster queue ``queue``, by name."""
         return sorted(n for n, m in self.members.items() if m.clustered_instance(queue) is not None)
@@ -253,6 +286,15 @@ class Cluster:
                 member.bindings.pop(hobj, None)
                 member.inquired.pop(hobj, None)
 
+    def _unknown_qmgr(self, od: MQOD, result: Result) -> Result:
+        """MQRC_UNKNOWN_REMOTE_Q_MGR for an ObjectQMgrName that is no queue manager of the world at all becomes
+        MQRC_UNKNOWN_OBJECT_Q_MGR, as protocol 1 was published with (open.unknown-object-q-mgr's decision); a queue
+        manager of the world without a route keeps IBM's code (reference/distributed.py)."""
+        if result.reason == UNKNOWN_REMOTE_Q_MGR and "distributed.resolve.unknown-remote-qmgr" in result.clauses \
+                and od.ObjectQMgrName.strip() and od.ObjectQMgrName.strip() not in self.qmgrs:
+            return failure("MQRC_UNKNOWN_OBJECT_Q_MGR", "open.unknown-object-q-mgr")
+        return result
+
     def open(self, qmgr: str, hconn: int, od: MQOD, options: int) -> Result:
         qm = self.qmgr(qmgr)
         if binding.is_cluster_queue(self, qm, od):
@@ -260,7 +302,7 @@ class Cluster:
         alias = binding.cluster_alias(self, qm, od)
         if alias is not None:
             return binding.open_cluster(self, qm, hconn, MQOD(alias.BaseQName), options, alias)
-        result = self._local(qm.open(hconn, od, options))
+        result = self._local(self._unknown_qmgr(od, qm.open(hconn, od, options)))
         if options & OO_BIND and not result.failed and od.ObjectString == "":
             result.clauses.append("open.bind-options-ignored")  # not a cluster queue: nothing to bind
         return result
@@ -294,7 +336,7 @@ class Cluster:
         alias = binding.cluster_alias(self, qm, od)
         if alias is not None:
             return binding.put1_cluster(self, qm, hconn, MQOD(alias.BaseQName), md, pmo, data, alias)
-        return self._local(qm.put1(hconn, od, md, pmo, data))
+        return self._local(self._unknown_qmgr(od, qm.put1(hconn, od, md, pmo, data)))
 
     def get(self, qmgr: str, hconn: int, hobj: int, md: MQMD, gmo: MQGMO, buffer_length: int | None = None) -> Result:
         return self.qmgr(qmgr).get(hconn, hobj, md, gmo, buffer_length)
