@@ -645,7 +645,7 @@ class Listener:
         if kind == "unix":
             self._sock.listen(128)
         self._sock.settimeout(0.5)  # the accept loop looks at _closed this often
-        for emulator in self.emulators:
+        for emulator in reversed(self.emulators):  # the first last: an in-process MQCONN reaches the default one
             native.activate(emulator)
         self._thread: threading.Thread | None = None
 
