@@ -161,6 +161,18 @@ def test_without_a_c_compiler_mqconf_says_so_in_one_line(tmp_path):
     assert len(done.stderr.strip().splitlines()) == 1 and "no C compiler" in done.stderr
 
 
+def test_a_cache_that_cannot_be_written_is_one_line_too(tmp_path):
+    if shutil.which(os.environ.get("CC", "cc").split()[0]) is None:
+        pytest.skip("no C compiler")
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    mqconf = Path(sys.executable).parent / "mqconf"
+    done = subprocess.run([str(mqconf), "emulator", "--libmqm"], env={**os.environ, "XDG_CACHE_HOME": str(blocked)},
+                          capture_output=True, text=True, timeout=SECONDS, check=False)
+    assert done.returncode != 0 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "cannot build in" in done.stderr
+
+
 def test_the_layouts_match_the_cmqc_h_ibm_ships(library, ibm_headers, tmp_path):
     """Every constant, structure length and field offset libmqm's header states is IBM's."""
     header = (libmqm.SOURCE / "mqconf_mqi.h").read_text()

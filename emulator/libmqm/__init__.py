@@ -87,8 +87,12 @@ def folder(root: Path | None = None) -> Path:
     final = root / _key(command)
     if (final / LIBRARY).is_file():
         return final
-    root.mkdir(parents=True, exist_ok=True, mode=0o700)
-    aside = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+    try:
+        root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        aside = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+    except OSError as exc:
+        raise LibmqmUnavailable(f"cannot build in {root}: {exc.strerror or exc} (set XDG_CACHE_HOME to a folder "
+                                "of yours)") from None
     try:
         build(aside, command)
         try:
