@@ -282,6 +282,10 @@ def test_a_ccdt_is_read_as_ibms_client_reads_it(library, tmp_path):
     by_folder = _python(library, "import ibmmq\ntry:\n    ibmmq.connect('QM1')\nexcept ibmmq.MQMIError as e:\n"
                                  "    print(e.reason)", MQCHLLIB=str(tmp_path), MQCHLTAB="other.json")
     assert by_folder.stdout.split() == ["2058"]
+    os.mkfifo(tmp_path / "fifo.json")  # never hangs the connect: only a regular file is read
+    fifo = _python(library, "import ibmmq\ntry:\n    ibmmq.connect('QM1')\nexcept ibmmq.MQMIError as e:\n"
+                            "    print(e.reason)", MQCCDTURL=str(tmp_path / "fifo.json"))
+    assert fifo.stdout.split() == ["2600"]
     remote = _python(library, "import ibmmq\ntry:\n    ibmmq.connect('QM1')\nexcept ibmmq.MQMIError as e:\n"
                               "    print(e.reason)", MQCCDTURL="http://127.0.0.1:1/ccdt.json")
     assert remote.stdout.split() == ["2600"]  # only local files

@@ -6,10 +6,14 @@
  * channel's queueManager must match the rest. A channel with a transmissionSecurity cipherSpecification asks for
  * TLS. Bounded: at most 1 MiB, nested at most 32 deep, at most 1000 channels. The JSON is read by a small parser
  * of our own (libmqm has no dependency); like IBM's examples, a comma may end a list or an object. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "libmqm.h"
 
@@ -187,20 +191,35 @@ static int utf8_text(const char *data, size_t length) {
     return 1;
 }
 
-/* The bytes of a local CCDT (a path or a file:// URL); MQRC_NONE or the reason. */
+/* The bytes of a local CCDT (a path or a file:// URL); MQRC_NONE or the reason. Opened without blocking and read
+ * only if a regular file, as emulator/ccdt.py reads it: a FIFO named as the CCDT must not hang the connect, nor a
+ * device be read. */
 static MQLONG read_table(const char *url, char **data, size_t *length) {
     const char *path = url;
     if (strncasecmp(url, "file://", 7) == 0) path = url + 7;
     else if (strncasecmp(url, "file:", 5) == 0) path = url + 5;
     else if (strstr(url, "://") != NULL) return MQRC_CCDT_URL_ERROR;  /* ftp, http: only local files are read */
-    FILE *file = fopen(path, "rb");
-    if (file == NULL) return MQRC_CCDT_URL_ERROR;
-    char *buffer = malloc(MAX_BYTES + 1);
-    size_t got = buffer ? fread(buffer, 1, MAX_BYTES + 1, file) : 0;
-    fclose(file);
-    if (buffer == NULL) return MQRC_STORAGE_NOT_AVAILABLE;
-    if (got > MAX_BYTES) { free(buffer); return MQRC_CHANNEL_CONFIG_ERROR; }
-    if (!utf8_text(buffer, got)) { free(buffer); return MQRC_CCDT_URL_ERROR; }  /* a binary CCDT */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) return MQRC_CCDT_URL_ERROR;
+    struct stat about;
+    char *buffer = NULL;
+    size_t got = 0;
+    MQLONG reason = fstat(fd, &about) == 0 && S_ISREG(about.st_mode) ? MQRC_NONE : MQRC_CCDT_URL_ERROR;
+    if (reason == MQRC_NONE && (buffer = malloc(MAX_BYTES + 1)) == NULL) reason = MQRC_STORAGE_NOT_AVAILABLE;
+    while (reason == MQRC_NONE && got < MAX_BYTES + 1) {
+        ssize_t n = read(fd, buffer + got, MAX_BYTES + 1 - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) reason = MQRC_CCDT_URL_ERROR;
+        if (n <= 0) break;
+        got += (size_t)n;
+    }
+    close(fd);
+    if (reason == MQRC_NONE && got > MAX_BYTES) reason = MQRC_CHANNEL_CONFIG_ERROR;
+    if (reason == MQRC_NONE && !utf8_text(buffer, got)) reason = MQRC_CCDT_URL_ERROR;  /* a binary CCDT */
+    if (reason != MQRC_NONE) {
+        free(buffer);
+        return reason;
+    }
     *data = buffer;
     *length = got;
     return MQRC_NONE;
