@@ -70,6 +70,13 @@ class StatusCommands:
         self.qmgr = server.qmgr
         self.qm = server.world.qmgr(server.qmgr)
 
+    def required(self, parameters: dict[int, Any], name: str) -> str:
+        """A command's required string parameter (MQRCCF_PARM_MISSING when absent or empty)."""
+        found = text(parameters.get(self.value(name), b""))
+        if not found:
+            raise PcfFailure("MQRCCF_PARM_MISSING")
+        return found
+
     def run(self, name: str, parameters: dict[int, Any]) -> list[list[tuple[int, Any]]] | None:
         handler = {"MQCMD_INQUIRE_CHANNEL_STATUS": self.channel_status,
                    "MQCMD_INQUIRE_Q_MGR_STATUS": self.qmgr_status,
@@ -88,9 +95,7 @@ class StatusCommands:
         """Inquire Channel Status: the current instances of server-connection channels. Clause:
         emulator.channel-status."""
         value = self.value
-        pattern = text(parameters.get(value("MQCACH_CHANNEL_NAME"), b""))
-        if not pattern:
-            raise PcfFailure("MQRCCF_PARM_MISSING")
+        pattern = self.required(parameters, "MQCACH_CHANNEL_NAME")
         instance = parameters.get(value("MQIACH_CHANNEL_INSTANCE_TYPE"), value("MQOT_CURRENT_CHANNEL"))
         if instance not in (value("MQOT_CURRENT_CHANNEL"), value("MQOT_SAVED_CHANNEL"),
                             value("MQOT_SHORT_CHANNEL")):
@@ -160,9 +165,7 @@ class StatusCommands:
         """Reset Queue Statistics of every local queue matching the (generic) name. Clause:
         emulator.reset-q-stats."""
         value = self.value
-        pattern = text(parameters.get(value("MQCA_Q_NAME"), b""))
-        if not pattern:
-            raise PcfFailure("MQRCCF_PARM_MISSING")
+        pattern = self.required(parameters, "MQCA_Q_NAME")
         names = [n for n in sorted(self.qm.queues) if generic_match(pattern, n)]
         if not names:
             raise PcfFailure("MQRC_UNKNOWN_OBJECT_NAME")
@@ -268,9 +271,7 @@ class StatusCommands:
     def inquire_topic(self, parameters: dict[int, Any]) -> list[list[tuple[int, Any]]]:
         """Inquire Topic by (generic) name. Clause: emulator.topic-admin."""
         value = self.value
-        pattern = text(parameters.get(value("MQCA_TOPIC_NAME"), b""))
-        if not pattern:
-            raise PcfFailure("MQRCCF_PARM_MISSING")
+        pattern = self.required(parameters, "MQCA_TOPIC_NAME")
         wanted = _wanted(value, parameters, "MQIACF_TOPIC_ATTRS")
         topics = self._topics()
         from .inquiries import passes_filters
@@ -285,9 +286,7 @@ class StatusCommands:
     def topic_names(self, parameters: dict[int, Any]) -> list[list[tuple[int, Any]]]:
         """Inquire Topic Names. Clause: emulator.topic-admin."""
         value = self.value
-        pattern = text(parameters.get(value("MQCA_TOPIC_NAME"), b""))
-        if not pattern:
-            raise PcfFailure("MQRCCF_PARM_MISSING")
+        pattern = self.required(parameters, "MQCA_TOPIC_NAME")
         names = [n.ljust(48) for n in sorted(self._topics()) if generic_match(pattern, n)]
         return [[(value("MQCACF_TOPIC_NAMES"), names)]]
 
@@ -298,9 +297,7 @@ class StatusCommands:
         from mq_conformance.reference.topics import TopicDefinition
 
         value = self.value
-        target = text(parameters.get(value("MQCA_TOPIC_NAME"), b""))
-        if not target:
-            raise PcfFailure("MQRCCF_PARM_MISSING")
+        target = self.required(parameters, "MQCA_TOPIC_NAME")
         if len(target) > 48:
             raise PcfFailure("MQRCCF_OBJECT_NAME_ERROR")
         topics = self.qm.pubsub.topics
@@ -357,9 +354,7 @@ class StatusCommands:
         """Inquire Topic Status: each known topic string matching (``#`` alone: all). Clause:
         emulator.topic-admin."""
         value = self.value
-        pattern = text(parameters.get(value("MQCA_TOPIC_STRING"), b""))
-        if not pattern:
-            raise PcfFailure("MQRCCF_PARM_MISSING")
+        pattern = self.required(parameters, "MQCA_TOPIC_STRING")
         status_type = parameters.get(value("MQIACF_TOPIC_STATUS_TYPE"), value("MQIACF_TOPIC_STATUS"))
         pubsub = self.qm.pubsub
         strings = {t.TopicString: n for n, t in self._topics().items()}

@@ -112,7 +112,7 @@ def test_topic_objects_are_defined_inquired_and_their_status_shown(pcf):
     [topic] = pcf.MQCMD_INQUIRE_TOPIC({CMQC.MQCA_TOPIC_NAME: b"APP.PRICES"})
     assert topic[CMQC.MQCA_TOPIC_STRING].strip() == b"app/prices" and topic[CMQC.MQCA_TOPIC_DESC].strip() == b"prices"
     [names] = pcf.MQCMD_INQUIRE_TOPIC_NAMES({CMQC.MQCA_TOPIC_NAME: b"*"})
-    assert [n.strip() for n in names[CMQCFC.MQCACF_TOPIC_NAMES]] == [b"APP.PRICES", b"SYSTEM.BASE.TOPIC"]
+    assert [n.strip() for n in names[CMQCFC.MQCACF_TOPIC_NAMES]] == [b"APP.PRICES", b"DEV.BASE.TOPIC", b"SYSTEM.BASE.TOPIC"]
     [status] = pcf.MQCMD_INQUIRE_TOPIC_STATUS({CMQC.MQCA_TOPIC_STRING: b"app/prices"})
     assert status[CMQC.MQCA_ADMIN_TOPIC_NAME].strip() == b"APP.PRICES" and status[CMQC.MQIA_SUB_COUNT] == 0
     with pytest.raises(ibmmq.MQMIError) as exists:
