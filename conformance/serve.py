@@ -30,6 +30,15 @@ REQUEST_TYPES = ("hello", "reset", "call", "bye")
 # server grow without bound.
 MAX_HANDLES = 256
 MAX_PUT_BYTES = 256 * 1024 * 1024
+# Message properties (issue 36): per message handle at most MAX_MESSAGE_PROPERTIES properties and
+# MAX_MESSAGE_PROPERTY_BYTES bytes of names and values, and at most MAX_PROPERTY_BYTES over all the connection's
+# handles; a put counts its handle's property bytes with its data. Subscriptions: MAX_SUBSCRIPTIONS open handles.
+# What would pass a budget fails with MQRC_STORAGE_NOT_AVAILABLE (conn.storage.not-available), as a queue manager
+# out of storage answers.
+MAX_MESSAGE_PROPERTIES = 4096
+MAX_MESSAGE_PROPERTY_BYTES = 32 * 1024 * 1024
+MAX_PROPERTY_BYTES = 64 * 1024 * 1024
+MAX_SUBSCRIPTIONS = 1024
 _SKIP_CHUNK = 1 << 16
 
 
@@ -56,6 +65,9 @@ class Server:
             **IMPLEMENTATION, "name": str(getattr(adapter, "name", type(adapter).__name__))}
         self.handles: set[str] = set()  # the object handles open on this connection
         self.put_bytes = 0  # message data put since the last reset
+        self.properties: dict[str, dict[str, int]] = {}  # message handle -> property name -> its bytes
+        self.property_bytes = 0  # their sum
+        self.subscriptions: set[str] = set()  # the subscription handles open on this connection
 
     def handle(self, line: bytes | str) -> tuple[dict[str, Any] | None, bool]:
         """The reply to one request line (None for ``bye``) and whether to stop. Never raises."""
@@ -102,6 +114,9 @@ class Server:
         self.adapter.reset()
         self.handles.clear()
         self.put_bytes = 0
+        self.properties.clear()
+        self.property_bytes = 0
+        self.subscriptions.clear()
         return {"type": "reset", "ok": True}, False
 
     def _call(self, request: dict[str, Any]) -> tuple[dict[str, Any], bool]:
@@ -137,10 +152,30 @@ class Server:
         handle = call.args.get("handle")
         if call.op == "open" and handle not in self.handles and len(self.handles) >= MAX_HANDLES:
             return Outcome(CompCode="MQCC_FAILED", Reason="MQRC_HANDLE_NOT_AVAILABLE", clauses=["conn.handles.max"])
-        if call.op in ("put", "put1") and self.put_bytes + data_size(call.args.get("data")) > MAX_PUT_BYTES:
+        if call.op in ("put", "put1") and self.put_bytes + self._put_size(call) > MAX_PUT_BYTES \
+                or call.op == "setmp" and not self._room_for_property(call) \
+                or call.op == "sub" and handle not in self.subscriptions \
+                and len(self.subscriptions) >= MAX_SUBSCRIPTIONS:
             return Outcome(CompCode="MQCC_FAILED", Reason="MQRC_STORAGE_NOT_AVAILABLE",
                            clauses=["conn.storage.not-available"])
         return None
+
+    def _held(self, hmsg: Any) -> dict[str, int]:
+        return self.properties.get(hmsg, {}) if isinstance(hmsg, str) else {}
+
+    def _put_size(self, call: Call) -> int:
+        """The bytes a put adds: its data and the properties of the message handle it puts."""
+        return data_size(call.args.get("data")) + sum(self._held(call.args.get("OriginalMsgHandle")).values())
+
+    def _room_for_property(self, call: Call) -> bool:
+        """Whether an MQSETMP fits the budgets of its message handle and of the connection."""
+        held, name = self._held(call.args.get("hmsg")), call.args.get("Name")
+        if not isinstance(name, str):
+            return True  # the model refuses it
+        grows = property_size(name, call.args.get("Value")) - held.get(name, 0)
+        return (name in held or len(held) < MAX_MESSAGE_PROPERTIES) \
+            and sum(held.values()) + grows <= MAX_MESSAGE_PROPERTY_BYTES \
+            and self.property_bytes + grows <= MAX_PROPERTY_BYTES
 
     def _account(self, call: Call, outcome: Outcome) -> None:
         if outcome.CompCode in (None, "MQCC_FAILED"):
@@ -151,7 +186,20 @@ class Server:
         elif call.op == "close" and isinstance(handle, str):
             self.handles.discard(handle)
         elif call.op in ("put", "put1"):
-            self.put_bytes += data_size(call.args.get("data"))
+            self.put_bytes += self._put_size(call)
+        hmsg, name = call.args.get("hmsg"), call.args.get("Name")
+        if call.op in ("setmp", "dltmp") and isinstance(hmsg, str) and isinstance(name, str):
+            held = self.properties.setdefault(hmsg, {})
+            self.property_bytes -= held.pop(name, 0)
+            if call.op == "setmp":
+                held[name] = property_size(name, call.args.get("Value"))
+                self.property_bytes += held[name]
+        elif call.op == "dltmh" and isinstance(hmsg, str):
+            self.property_bytes -= sum(self.properties.pop(hmsg, {}).values())
+        elif call.op == "sub" and isinstance(handle, str):
+            self.subscriptions.add(handle)
+        elif call.op == "close" and isinstance(handle, str):
+            self.subscriptions.discard(handle)
 
     def _bye(self, request: dict[str, Any]) -> tuple[None, bool]:
         return None, True
@@ -173,6 +221,16 @@ def data_size(data: Any) -> int:
     if isinstance(data, dict) and isinstance(data.get("hex"), str):
         return len(data["hex"]) // 2
     return 0
+
+
+def property_size(name: Any, value: Any) -> int:
+    """The bytes a property stands for: its name and value as text, a byte string's bytes, 8 for anything else."""
+    name_size = len(name.encode("utf-8", "surrogatepass")) if isinstance(name, str) else 0
+    if isinstance(value, str):
+        return name_size + len(value.encode("utf-8", "surrogatepass"))
+    if isinstance(value, dict):
+        return name_size + data_size(value)
+    return name_size + 8
 
 
 def _json_type(value: Any) -> str:

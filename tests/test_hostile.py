@@ -1177,3 +1177,42 @@ def test_a_well_formed_pcf_command_passes_the_check():
 
     group = struct.pack("=4i", 20, 16, 8000, 2) + struct.pack("=4i", 3, 16, 1, 1) + cfst(Q_NAME, b"APP.*")
     assert refusal(cfh(INQUIRE_Q, 2) + cfst(Q_NAME, b"SYSTEM.ADMIN.COMMAND.QUEUE") + group) is None
+
+
+# -- budgets of the served model for properties and subscriptions (issue 36, item 3) --------------------------
+
+MEGABYTE_PROPERTIES = """
+import json
+from mq_conformance.conformance.serve import Server
+server, megabyte = Server(), "x" * 1_000_000
+for n in range(1100):  # 1,100 values of 1 MB on 37 message handles: 1.1 GB without a budget
+    if n % 30 == 0:
+        server.handle(json.dumps({"type": "call", "id": 0, "call": {"op": "crtmh", "hmsg": f"m{n // 30}"}}))
+    reply, _ = server.handle(json.dumps({"type": "call", "id": 1, "call": {
+        "op": "setmp", "hmsg": f"m{n // 30}", "Name": f"p{n}", "Type": "MQTYPE_STRING", "Value": megabyte}}))
+    print(reply["outcome"].get("Reason"))
+"""
+
+
+def test_the_served_model_gives_storage_not_available_past_its_property_budgets_in_bounded_memory(tmp_path):
+    from mq_conformance.conformance.serve import MAX_MESSAGE_PROPERTIES, MAX_PROPERTY_BYTES
+
+    result = budgeted([sys.executable, "-c", MEGABYTE_PROPERTIES], seconds=120)
+    reasons = result.stdout.split()
+    allowed = MAX_PROPERTY_BYTES // 1_000_005
+    assert len(reasons) == 1100 and reasons[:allowed] == ["MQRC_NONE"] * allowed, result.stderr[-2000:]
+    assert set(reasons[allowed + 1:]) == {"MQRC_STORAGE_NOT_AVAILABLE"}, reasons[allowed - 2:allowed + 3]
+    many = [{"op": "crtmh", "hmsg": "m"}] + [{"op": "setmp", "hmsg": "m", "Name": f"p{n}", "Type": "MQTYPE_INT32",
+                                              "Value": n} for n in range(MAX_MESSAGE_PROPERTIES + 1)]
+    counted = served_calls(many, tmp_path, seconds=120)
+    assert counted[-2]["Reason"] == "MQRC_NONE" and counted[-1]["Reason"] == "MQRC_STORAGE_NOT_AVAILABLE"
+
+
+def test_the_served_model_gives_storage_not_available_past_its_subscriptions(tmp_path):
+    from mq_conformance.conformance.serve import MAX_SUBSCRIPTIONS
+
+    calls = [{"op": "sub", "handle": f"s{n}", "SD": {"Options": ["MQSO_CREATE", "MQSO_MANAGED"],
+                                                     "ObjectString": f"t/{n}"}} for n in range(MAX_SUBSCRIPTIONS + 1)]
+    outcomes = served_calls(calls, tmp_path, seconds=120)
+    assert outcomes[-2]["Reason"] == "MQRC_NONE", outcomes[-2]
+    assert outcomes[-1]["Reason"] == "MQRC_STORAGE_NOT_AVAILABLE", outcomes[-1]
