@@ -87,10 +87,30 @@ def build(ibmmq: ModuleType) -> dict[str, ModuleType]:
     cmqzc = ModuleType(f"{COMPAT}.CMQZC", "the entity types of IBM's cmqzc.h the emulator uses")
     cmqzc.__dict__.update({"MQZAET_NONE": 0, "MQZAET_PRINCIPAL": MQZAET_PRINCIPAL, "MQZAET_GROUP": MQZAET_GROUP,
                            "MQZAET_UNKNOWN": 3})
+    top.RFH2 = _pymqi_rfh2(ibmmq.RFH2)
     modules = {COMPAT: top, f"{COMPAT}.CMQC": cmqc, f"{COMPAT}.CMQCFC": ibmmq.CMQCFC,
                f"{COMPAT}.CMQXC": ibmmq.CMQXC, f"{COMPAT}.CMQZC": cmqzc}
     top.CMQC, top.CMQZC = cmqc, cmqzc
     return modules
+
+
+def _pymqi_rfh2(base: type) -> type:
+    """ibmmq's RFH2 with its structure identifier also under the name pymqi gave it (``StrucId``; ibmmq's is
+    ``_StrucId``): ``rfh2["StrucId"]`` of a pymqi application reads and sets the same field."""
+
+    class RFH2(base):  # type: ignore[misc, valid-type]
+        __doc__ = base.__doc__
+
+        @property
+        def StrucId(self) -> Any:  # noqa: N802 - pymqi's name
+            return self._StrucId
+
+        @StrucId.setter
+        def StrucId(self, value: Any) -> None:  # noqa: N802
+            self._StrucId = value
+
+    RFH2.__module__ = COMPAT
+    return RFH2
 
 
 class _Loader(importlib.abc.Loader):

@@ -41,6 +41,8 @@ def test_a_pymqi_application_runs_unchanged_on_the_emulator(tmp_path):
             assert answer[CMQC.MQIA_CURRENT_Q_DEPTH] == 1
             import pymqi.CMQC as again
             assert again is CMQC
+            rfh2 = pymqi.RFH2()  # pymqi's field name for the structure identifier
+            assert rfh2["StrucId"] == CMQC.MQRFH_STRUC_ID and rfh2.pack()[:4] == CMQC.MQRFH_STRUC_ID
             print("ok")
     """)
     assert done.returncode == 0, done.stderr
