@@ -37,7 +37,7 @@ STATISTICS_QUEUE = "SYSTEM.ADMIN.STATISTICS.QUEUE"
 ACCOUNTING_QUEUE = "SYSTEM.ADMIN.ACCOUNTING.QUEUE"
 
 
-@dataclass
+@dataclass(slots=True)
 class Activity:
     """One interval's (statistics) or one connection's (accounting) use of one queue: [non-persistent,
     persistent] pairs as IBM's messages give them."""
@@ -57,12 +57,8 @@ class Activity:
     min_depth: int | None = None
     max_depth: int = 0
 
-    def depth(self, depth: int) -> None:
-        self.min_depth = depth if self.min_depth is None else min(self.min_depth, depth)
-        self.max_depth = max(self.max_depth, depth)
 
-
-@dataclass
+@dataclass(slots=True)
 class QueueCounts:
     """A queue's counts since its statistics were last reset, and its last put and get."""
 
@@ -123,9 +119,12 @@ class Counters:
                 else:
                     activity.put_fails += 1
                 continue
-            (activity.put1s if put1 else activity.puts)[int(persistent)] += 1
-            activity.put_bytes[int(persistent)] += length
-            activity.depth(depth)
+            (activity.put1s if put1 else activity.puts)[persistent] += 1
+            activity.put_bytes[persistent] += length
+            if activity.min_depth is None or depth < activity.min_depth:
+                activity.min_depth = depth
+            if depth > activity.max_depth:
+                activity.max_depth = depth
         if not failed:
             counts = self.counts(queue, now_ms)
             counts.enqueued += 1
@@ -145,12 +144,13 @@ class Counters:
                     activity.get_fails += 1
                 continue
             if browse:
-                activity.browses[int(persistent)] += 1
-                activity.browse_bytes[int(persistent)] += length
+                activity.browses[persistent] += 1
+                activity.browse_bytes[persistent] += length
             else:
-                activity.gets[int(persistent)] += 1
-                activity.get_bytes[int(persistent)] += length
-                activity.depth(depth)
+                activity.gets[persistent] += 1
+                activity.get_bytes[persistent] += length
+                if activity.min_depth is None or depth < activity.min_depth:
+                    activity.min_depth = depth
         if not failed and not browse:
             counts = self.counts(queue, now_ms)
             counts.dequeued += 1
