@@ -40,6 +40,7 @@ import yaml
 MQZAET_PRINCIPAL, MQZAET_GROUP = 1, 2  # cmqzc.h (not in IBM's Python package)
 AUTH_DATA_QUEUE = "SYSTEM.AUTH.DATA.QUEUE"
 MAX_PROFILE = 48
+MAX_RECORDS = 10_000  # records one queue manager keeps: what a client may make it hold is bounded
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,8 @@ class Authority:
             remove: set[str]) -> Record:
         """Set Authority Record: add then remove authorities for one entity and profile."""
         key = (profile, object_type, entity, entity_type)
+        if key not in self.records and len(self.records) >= MAX_RECORDS:
+            raise OverflowError(f"more than {MAX_RECORDS} authority records")
         record = self.records.get(key) or Record(profile, object_type, entity, entity_type)
         if "MQAUTH_NONE" in remove or "MQAUTH_ALL" in remove:
             record.authorities.clear()

@@ -525,7 +525,10 @@ class Emulator:
         from . import statistics
 
         for qmgr in list(self._counters):
-            statistics.due(self, qmgr)
+            try:
+                statistics.due(self, qmgr)
+            except Exception:  # noqa: BLE001 - statistics never break the call that happened to see them due
+                LOG.exception("statistics of %s were not written", qmgr)
 
     # -- set-up and inspection ------------------------------------------------------------------------------
     def reset(self) -> None:

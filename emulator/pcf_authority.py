@@ -119,8 +119,11 @@ def run(server: Any, name: str, parameters: dict[int, Any]) -> list[list[tuple[i
         remove = _authorities(value, parameters.get(value("MQIACF_AUTH_REMOVE_AUTHS")))
         if add is None or remove is None or invalid_for(add | remove, object_type):
             raise PcfFailure("MQRCCF_AUTH_VALUE_ERROR")
-        for entity, entity_type in entities:
-            authority.set(profile, object_type, entity, entity_type, add, remove)
+        try:
+            for entity, entity_type in entities:
+                authority.set(profile, object_type, entity, entity_type, add, remove)
+        except OverflowError:
+            raise PcfFailure("MQRC_STORAGE_NOT_AVAILABLE") from None  # the records' bound (authority.py)
     authority.enforcing = True  # records decide from the first set by command (authority.py)
     emulator.authority_changed(qmgr)
     return None

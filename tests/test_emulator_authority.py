@@ -194,3 +194,14 @@ def test_the_developer_topic_opens_dev_topic_strings_to_app(admin):
         sub.sub(sub_desc=sd)
         sub.close(close_sub_queue=True)
     qmgr.disconnect()
+
+
+def test_the_records_a_client_may_make_a_queue_manager_keep_are_bounded(admin, monkeypatch):
+    from mq_conformance.emulator import authority
+
+    monkeypatch.setattr(authority, "MAX_RECORDS", 5)
+    with pytest.raises(ibmmq.MQMIError) as refused:
+        admin.MQCMD_SET_AUTH_REC({CMQCFC.MQCACF_AUTH_PROFILE_NAME: b"APP.*", CMQCFC.MQIACF_OBJECT_TYPE: CMQC.MQOT_Q,
+                                  CMQCFC.MQIACF_AUTH_ADD_AUTHS: [CMQCFC.MQAUTH_OUTPUT],
+                                  CMQCFC.MQCACF_PRINCIPAL_ENTITY_NAMES: [f"u{i}".encode() for i in range(10)]})
+    assert refused.value.reason == CMQC.MQRC_STORAGE_NOT_AVAILABLE
