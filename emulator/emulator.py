@@ -87,6 +87,7 @@ MQIA_MAX_MSG_LENGTH = 13
 MQIA_MSG_MARK_BROWSE_INTERVAL = 68
 MQIA_FIRST, MQIA_LAST = 1, 2000
 MQAT_DEFAULT = 6
+MQEVR_ENABLED = 1  # cmqc.h: the queue manager's PERFMEV switched on (statistics.performance)
 _BROWSE = V["MQGMO_BROWSE_FIRST"] | V["MQGMO_BROWSE_NEXT"] | V["MQGMO_BROWSE_MSG_UNDER_CURSOR"]
 
 DEFAULT_MODEL_QUEUE = "SYSTEM.DEFAULT.MODEL.QUEUE"
@@ -698,6 +699,11 @@ class Emulator:
         persistent = result.md is not None and result.md.Persistence == 1
         self.counters(conn.qmgr).put(conn.hconn, queue, persistent, length, stored.depth, self.world.clock.now_ms,
                                      put1=put1, failed=result.failed)
+        if self.qmgr_changes.get("MQIA_PERFORMANCE_EVENT") == MQEVR_ENABLED and (
+                not result.failed or result.reason == V["MQRC_Q_FULL"]):
+            from . import statistics
+
+            statistics.performance(self, conn.qmgr, queue, stored.depth, result.failed, got=False)
 
     # -- the attributes the model keeps no rule about -------------------------------------------------------
     def _stamp(self) -> tuple[str, str]:
@@ -1117,6 +1123,11 @@ class Emulator:
         persistent = result.md is not None and result.md.Persistence == 1
         self.counters(conn.qmgr).got(conn.hconn, handle.queue, persistent, result.data_length or 0, stored.depth,
                                      self.world.clock.now_ms, browse=browse, failed=result.failed)
+        if not browse and not result.failed and \
+                self.qmgr_changes.get("MQIA_PERFORMANCE_EVENT") == MQEVR_ENABLED:
+            from . import statistics
+
+            statistics.performance(self, conn.qmgr, handle.queue, stored.depth, False, got=True)
 
     def _get(self, conn: _Conn, hobj: int, model_md: MQMD, model_gmo: MQGMO, hmsg: int, max_length: int,
              cancel: Any = None) -> Result:

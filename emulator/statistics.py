@@ -35,6 +35,7 @@ from mq_conformance.reference.clock import _EPOCH as clock_epoch
 
 STATISTICS_QUEUE = "SYSTEM.ADMIN.STATISTICS.QUEUE"
 ACCOUNTING_QUEUE = "SYSTEM.ADMIN.ACCOUNTING.QUEUE"
+PERFORMANCE_QUEUE = "SYSTEM.ADMIN.PERFM.EVENT"
 
 
 @dataclass(slots=True)
@@ -302,3 +303,63 @@ def constant(name: str) -> Any:
     from .standing import constant as lookup
 
     return lookup(name)
+
+
+# -- performance events -----------------------------------------------------------------------------------------
+def performance(emulator: Any, qmgr: str, queue: str, depth: int, full: bool, got: bool) -> None:
+    """Queue Full, Queue Depth High and Queue Depth Low events on SYSTEM.ADMIN.PERFM.EVENT, while the queue
+    manager's PERFMEV is ENABLED (clause emulator.performance-events; "Queue Full", "Queue Depth High", "Queue
+    Depth Low"): ``full`` a put refused with MQRC_Q_FULL, ``got`` a get that removed a message, else a put that
+    did; each event resets the queue's statistics and switches the events as IBM's pages say (High: High off, Max
+    and Low on; Low: Low off, Max and High on; Full: Low on)."""
+    extras = emulator.extras(qmgr, queue)
+    stored = emulator.world.qmgr(qmgr).queues.get(queue)
+    if stored is None or stored.definition.QType != constant("MQQT_LOCAL"):
+        return
+    enabled, disabled = constant("MQEVR_ENABLED"), constant("MQEVR_DISABLED")
+    limit = stored.definition.MaxQDepth
+    event = None
+    if full:
+        if extras.get("MQIA_Q_DEPTH_MAX_EVENT", enabled) == enabled:
+            event, switches = "MQRC_Q_FULL", {"MQIA_Q_DEPTH_LOW_EVENT": enabled}
+    elif not got:
+        high = limit * extras.get("MQIA_Q_DEPTH_HIGH_LIMIT", 80) // 100
+        if extras.get("MQIA_Q_DEPTH_HIGH_EVENT", disabled) == enabled and depth >= high:
+            event, switches = "MQRC_Q_DEPTH_HIGH", {"MQIA_Q_DEPTH_HIGH_EVENT": disabled,
+                                                    "MQIA_Q_DEPTH_MAX_EVENT": enabled,
+                                                    "MQIA_Q_DEPTH_LOW_EVENT": enabled}
+    else:
+        low = limit * extras.get("MQIA_Q_DEPTH_LOW_LIMIT", 20) // 100
+        if extras.get("MQIA_Q_DEPTH_LOW_EVENT", disabled) == enabled and depth <= low:
+            event, switches = "MQRC_Q_DEPTH_LOW", {"MQIA_Q_DEPTH_LOW_EVENT": disabled,
+                                                   "MQIA_Q_DEPTH_MAX_EVENT": enabled,
+                                                   "MQIA_Q_DEPTH_HIGH_EVENT": enabled}
+    if event is None:
+        return
+    extras.update(switches)
+    counters = emulator.counters(qmgr)
+    now = emulator.world.clock.now_ms
+    before = counters.reset(queue, depth, now)
+    _event(emulator, qmgr, event, [("MQCA_Q_MGR_NAME", qmgr), ("MQCA_BASE_Q_NAME", queue),
+                                   ("MQIA_TIME_SINCE_RESET", max(0, (now - before.reset_ms) // 1000)),
+                                   ("MQIA_HIGH_Q_DEPTH", max(before.high_depth, depth)),
+                                   ("MQIA_MSG_ENQ_COUNT", before.enqueued), ("MQIA_MSG_DEQ_COUNT", before.dequeued)])
+
+
+def _event(emulator: Any, qmgr: str, reason: str, parameters: list[tuple[str, Any]]) -> None:
+    """One performance event message (MQCFH MQCFT_EVENT, MQCMD_PERFM_EVENT, the event's reason)."""
+    from mq_conformance.reference.structures import MQMD, MQOD, MQPMO
+
+    from .emulator import ibm
+    from .pcf import CommandServer
+
+    if PERFORMANCE_QUEUE not in emulator.world.qmgr(qmgr).queues:
+        return
+    packer = CommandServer(emulator, qmgr)
+    body = b"".join(packer._pack(constant(name), value) for name, value in parameters)  # noqa: SLF001
+    header = ibm().CFH(Type=constant("MQCFT_EVENT"), Command=constant("MQCMD_PERFM_EVENT"), MsgSeqNumber=1,
+                       Control=constant("MQCFC_LAST"), CompCode=constant("MQCC_WARNING"), Reason=constant(reason),
+                       ParameterCount=len(parameters))
+    md = MQMD(Version=2, MsgType=constant("MQMT_DATAGRAM"), Format="MQEVENT ")
+    pmo = MQPMO(Version=2, Options=constant("MQPMO_NO_SYNCPOINT"))
+    emulator.world.put1(qmgr, emulator.system_hconn(qmgr), MQOD(PERFORMANCE_QUEUE, ""), md, pmo, header.pack() + body)

@@ -17,12 +17,15 @@ except EmulatorUnavailable as exc:  # no wheel of IBM's ibmmq for this platform 
 CMQC, CMQCFC = ibmmq.CMQC, ibmmq.CMQCFC
 
 
-def _read_all(qmgr, name: str) -> list[tuple[dict, object]]:
+def _read_all(qmgr, name: str, events: bool = False) -> list[tuple[dict, object]]:
+    """Every PCF message on a queue, as IBM's reader reads it (an event's header carries MQCC_WARNING and the
+    event's reason, which IBM's public unpack raises: its own reader that ignores them reads events)."""
     queue = ibmmq.Queue(qmgr, name, CMQC.MQOO_INPUT_SHARED)
     found = []
+    read = (lambda data: ibmmq.PCFExecute._unpack_option(data, True)) if events else ibmmq.PCFExecute.unpack
     while True:
         try:
-            found.append(ibmmq.PCFExecute.unpack(queue.get(None, ibmmq.MD(), ibmmq.GMO(Options=CMQC.MQGMO_NO_WAIT))))
+            found.append(read(queue.get(None, ibmmq.MD(), ibmmq.GMO(Options=CMQC.MQGMO_NO_WAIT))))
         except ibmmq.MQMIError as exc:
             assert exc.reason == CMQC.MQRC_NO_MSG_AVAILABLE
             queue.close()
@@ -98,3 +101,31 @@ def test_accounting_is_written_when_a_connection_ends(ibmmq_emulator):
     [group] = [g for g in mine[0][CMQCFC.MQGACF_Q_ACCOUNTING_DATA] if g[CMQC.MQCA_Q_NAME].strip() == b"APP.Q"]
     assert sum(group[CMQCFC.MQIAMO_PUTS]) == 1 and group[CMQCFC.MQIAMO_OPENS] == [1]
     admin.disconnect()
+
+
+def test_performance_events_tell_depth_high_low_and_full(ibmmq_emulator):
+    """emulator.performance-events: with PERFMEV ENABLED, Queue Depth High at QDEPTHHI per cent of MAXDEPTH (then
+    off, Low on), Queue Depth Low at QDEPTHLO, Queue Full on MQRC_Q_FULL, each an MQCMD_PERFM_EVENT on
+    SYSTEM.ADMIN.PERFM.EVENT with the queue's statistics since the last reset."""
+    ibmmq_emulator.define_queue("APP.Q", MaxQDepth=10)
+    qmgr = ibmmq.connect("QM1")
+    pcf = ibmmq.PCFExecute(qmgr)
+    _mqsc(pcf, "ALTER QMGR PERFMEV(ENABLED)")
+    _mqsc(pcf, "ALTER QLOCAL(APP.Q) QDEPTHHI(50) QDEPTHLO(20) QDPHIEV(ENABLED)")
+    queue = ibmmq.Queue(qmgr, "APP.Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+    for index in range(10):
+        queue.put(b"%d" % index)
+    with pytest.raises(ibmmq.MQMIError) as full:
+        queue.put(b"one too many")
+    assert full.value.reason == CMQC.MQRC_Q_FULL
+    for _ in range(8):
+        queue.get()
+    events = _read_all(qmgr, "SYSTEM.ADMIN.PERFM.EVENT", events=True)
+    assert [(h.Command, h.Reason) for _m, h in events] == [
+        (CMQCFC.MQCMD_PERFM_EVENT, CMQC.MQRC_Q_DEPTH_HIGH), (CMQCFC.MQCMD_PERFM_EVENT, CMQC.MQRC_Q_FULL),
+        (CMQCFC.MQCMD_PERFM_EVENT, CMQC.MQRC_Q_DEPTH_LOW)]
+    high = events[0][0]
+    assert high[CMQC.MQCA_BASE_Q_NAME].strip() == b"APP.Q" and high[CMQC.MQIA_HIGH_Q_DEPTH] == 5
+    assert high[CMQC.MQIA_MSG_ENQ_COUNT] == 5
+    queue.close()
+    qmgr.disconnect()
