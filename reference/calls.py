@@ -416,7 +416,7 @@ CLUSTER_QUEUE_FIELDS: dict[str, tuple] = {
 }
 CHANNEL_FIELDS: dict[str, tuple] = {"CLWLRANK": _INT, "CLWLPRTY": _INT, "NETPRTY": _INT, "CLWLWGHT": _INT}
 RANGES = {"CLWLRANK": (0, 9), "CLWLPRTY": (0, 9), "NETPRTY": (0, 9), "CLWLWGHT": (1, 99),
-          "CLWLMRUC": (1, 999_999_999)}
+          "CLWLMRUC": (1, 999_999_999), "MRRTY": (0, 999_999_999)}
 
 
 def _name(args: Mapping[str, Any], key: str, path: str, required: bool = True, what: str = "name") -> str | None:
@@ -544,7 +544,8 @@ REMOTE_QUEUE_FIELDS: dict[str, tuple] = {
     "RemoteQName": ("text",), "RemoteQMgrName": ("text",), "XmitQName": ("text",), "InhibitPut": ("enum", "MQQA"),
     "DefPriority": _INT, "DefPersistence": ("enum", "MQPER"), "DefBind": ("enum", "MQBND"),
 }
-SENDER_FIELDS: dict[str, tuple] = {"CONNAME": ("text",), "XMITQ": ("text",), "NPMSPEED": ("enum", "MQNPMS")}
+SENDER_FIELDS: dict[str, tuple] = {"CONNAME": ("text",), "XMITQ": ("text",), "NPMSPEED": ("enum", "MQNPMS"),
+                                   "MRRTY": _INT}
 STOP_STATES = ("MQCHS_STOPPED", "MQCHS_INACTIVE", "MQCHS_RETRYING")
 MAX_NAME = 48
 
@@ -569,9 +570,9 @@ def decode_qremote(args: Mapping[str, Any], path: str) -> tuple[str | None, Queu
     return qmgr, definition
 
 
-def decode_sender(args: Mapping[str, Any], path: str) -> tuple[str, str | None, str, str, int]:
-    """``define_sender``: ``name``, the ``qmgr`` it sends from, CONNAME (the receiving queue manager), XMITQ and
-    NPMSPEED (MQNPMS_FAST, IBM's default, or MQNPMS_NORMAL)."""
+def decode_sender(args: Mapping[str, Any], path: str) -> tuple[str, str | None, str, str, int, int]:
+    """``define_sender``: ``name``, the ``qmgr`` it sends from, CONNAME (the receiving queue manager), XMITQ,
+    NPMSPEED (MQNPMS_FAST, IBM's default, or MQNPMS_NORMAL) and MRRTY (0 to 999,999,999; default 10)."""
     name = _text_name(args, "name", path)
     qmgr = _text_name(args, "qmgr", path, required=False)
     found = _attributes(args, SENDER_FIELDS, path, ("name", "qmgr"))
@@ -581,7 +582,7 @@ def decode_sender(args: Mapping[str, Any], path: str) -> tuple[str, str | None, 
     npmspeed = found.get("NPMSPEED", constants.VALUES["MQNPMS_FAST"])
     if npmspeed not in (constants.VALUES["MQNPMS_FAST"], constants.VALUES["MQNPMS_NORMAL"]):
         raise CallError("NPMSPEED is MQNPMS_FAST or MQNPMS_NORMAL", _join(path, "NPMSPEED"))
-    return name, qmgr, found["CONNAME"], found["XMITQ"], npmspeed
+    return name, qmgr, found["CONNAME"], found["XMITQ"], npmspeed, found.get("MRRTY", 10)
 
 
 def decode_stop_channel(args: Mapping[str, Any], path: str) -> tuple[str, str]:

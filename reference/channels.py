@@ -12,12 +12,13 @@ message), a persistent message - or any message on a channel whose NPMSPEED is N
 transmission queue and the channel stops; a nonpersistent message on a FAST channel is discarded.
 
 The model moves messages only when a scenario says ``transmit`` (the cluster's ``deliver`` is the precedent), so
-that what waits can be observed; message retry (MRRTY) is taken to be exhausted within that step.
+that what waits can be observed; each step is one attempt, so a put the receiver retries (MRRTY, for a queue full
+or put-inhibited) is tried again at the next step.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import distributed
@@ -34,6 +35,10 @@ if TYPE_CHECKING:
 INACTIVE, RUNNING, STOPPED, RETRYING = "MQCHS_INACTIVE", "MQCHS_RUNNING", "MQCHS_STOPPED", "MQCHS_RETRYING"
 NPMS_NORMAL, NPMS_FAST = VALUES["MQNPMS_NORMAL"], VALUES["MQNPMS_FAST"]
 MQPER_PERSISTENT = VALUES["MQPER_PERSISTENT"]
+MRRTY_DEFAULT = 10  # DEFINE CHANNEL's MRRTY
+# Reasons that may clear by themselves, so the receiver retries the put MRRTY times before giving up on it
+# (distributed.channel.message-retry)
+TRANSITORY = (VALUES["MQRC_Q_FULL"], VALUES["MQRC_PUT_INHIBITED"])
 DISCARD_MSG = VALUES["MQRO_DISCARD_MSG"]
 # The receiver puts as a message channel agent does: keeping the message's own context, outside any unit of
 # work of an application.
@@ -51,11 +56,14 @@ class SenderChannel:
     CONNAME: str
     XMITQ: str
     NPMSPEED: int = NPMS_FAST  # IBM's default
+    MRRTY: int = MRRTY_DEFAULT  # how many times the receiver retries a put that failed for a transitory reason
     state: str = INACTIVE
     MSGS: int = 0
+    retried: dict[bytes, int] = field(default_factory=dict)  # MsgToken on the transmission queue -> retries so far
 
 
-def define(world: Any, name: str, qmgr: str, conname: str, xmitq: str, npmspeed: int) -> Result:
+def define(world: Any, name: str, qmgr: str, conname: str, xmitq: str, npmspeed: int,
+           mrrty: int = MRRTY_DEFAULT) -> Result:
     """DEFINE CHANNEL CHLTYPE(SDR) on ``qmgr`` and CHLTYPE(RCVR) of the same name on ``conname``; a new channel is
     inactive until started (distributed.channel.pair)."""
     world.qmgr(qmgr)
@@ -63,7 +71,7 @@ def define(world: Any, name: str, qmgr: str, conname: str, xmitq: str, npmspeed:
     if name in world.channels:
         raise NotModelled(f"channel {name} is a cluster channel; a sender channel needs a name of its own")
     existing = world.senders.get(name)
-    channel = SenderChannel(name, qmgr, conname, xmitq, npmspeed)
+    channel = SenderChannel(name, qmgr, conname, xmitq, npmspeed, mrrty)
     if existing is not None:
         channel.state, channel.MSGS = existing.state, existing.MSGS
     world.senders[name] = channel
@@ -111,7 +119,11 @@ def transmit(world: Any, name: str, count: int | None) -> Result:
     """Let a running sender move up to ``count`` (all, for None) committed messages from its transmission queue
     to the receiving queue manager, in the order a get would take them.
 
+    A put that fails for a transitory reason (the queue full or put-inhibited) is retried at the next step, MRRTY
+    times, the messages behind it waiting; then the message is given up as any undeliverable one.
+
     Clauses: distributed.channel.moves-when-running, distributed.channel.committed-only,
+    distributed.channel.message-retry,
     distributed.channel.order, distributed.channel.npmspeed, distributed.channel.receiver-resolves, distributed.channel.expired-discarded,
     distributed.dlq.* (see :func:`undeliverable`).
     """
@@ -140,6 +152,9 @@ def transmit(world: Any, name: str, count: int | None) -> Result:
             continue
         outcome, more = deliver_one(world, channel, target, remote_q, remote_qmgr, original)
         clauses += more
+        if outcome == "retry":  # the put is tried again at the next step; the messages behind it wait
+            break
+        channel.retried.pop(message.token, None)
         if outcome == "stop":
             channel.state = STOPPED
             break
@@ -178,28 +193,44 @@ def deliver_one(world: Any, channel: SenderChannel, qm: QueueManager, remote_q: 
     if not result.failed:
         return "delivered", ["distributed.channel.receiver-resolves"] + [
             c for c in result.clauses if c.startswith(("report.", "distributed."))]
-    return undeliverable(world, channel, qm, remote_q, remote_qmgr, original, result.reason)
+    if result.reason in TRANSITORY and retry(channel.retried, original.token, channel.MRRTY):
+        return "retry", ["distributed.channel.message-retry"]
+    return undeliverable(channel.NPMSPEED, qm, remote_q, remote_qmgr, original, result.reason)
 
 
-def undeliverable(world: Any, channel: SenderChannel | None, qm: QueueManager, dest_q: str, dest_qmgr: str,
-                  original: StoredMessage, reason: int) -> tuple[str, list[str]]:
+def retry(retried: dict[bytes, int], token: bytes, limit: int) -> bool:
+    """Whether the receiver tries a put that failed for a transitory reason again later (counting this failure):
+    it does so MRRTY times, then gives the message up (distributed.channel.message-retry)."""
+    done = retried.get(token, 0)
+    if done >= limit:
+        return False
+    retried[token] = done + 1
+    return True
+
+
+def undeliverable(speed: int, qm: QueueManager, dest_q: str, dest_qmgr: str, original: StoredMessage,
+                  reason: int, reporter: QueueManager | None = None) -> tuple[str, list[str]]:
     """What the receiving queue manager ``qm`` does with a message it cannot put on its destination for
     ``reason``: discard it (MQRO_DISCARD_MSG), else put it on the dead-letter queue behind an MQDLH, else stop
-    the channel (a persistent message, or any on a NORMAL channel) or discard it (a nonpersistent message on a
-    FAST channel); an exception report goes back when the Report asks for one and the message did not stay.
+    the channel (a persistent message, or any on a channel whose NPMSPEED ``speed`` is NORMAL) or discard it (a
+    nonpersistent message on a FAST channel); an exception report goes back when the Report asks for one and the
+    message did not stay. The cluster's deliver uses it too (reference/cluster/reallocation.py), its exception
+    reports made on ``reporter``, the queue manager they are addressed to (report.exception's decision).
 
     Clauses: distributed.dlq.discard-msg, distributed.dlq.put, distributed.dlq.header,
     distributed.dlq.none-stops-channel, distributed.dlq.none-fast-nonpersistent-discarded,
     distributed.dlq.exception-report, report.exception.
     """
     md = original.md
+    reporter = qm if reporter is None else reporter
     if md.Report & DISCARD_MSG:
-        return "discarded", ["distributed.dlq.discard-msg"] + _exception(qm, original, reason)
+        return "discarded", ["distributed.dlq.discard-msg", "report.discard-undeliverable"] + \
+            _exception(reporter, original, reason)
     if dead_letter(qm, dest_q, dest_qmgr, original, reason):
-        return "dead-lettered", ["distributed.dlq.put", "distributed.dlq.header"] + _exception(qm, original, reason)
-    speed = channel.NPMSPEED if channel is not None else NPMS_NORMAL
+        return "dead-lettered", ["distributed.dlq.put", "distributed.dlq.header"] + \
+            _exception(reporter, original, reason)
     if md.Persistence == MQPER_PERSISTENT or speed == NPMS_NORMAL:
-        return "stop", ["distributed.dlq.none-stops-channel"]
+        return "stop", ["distributed.dlq.none-stops-channel", "report.discard-undeliverable"]
     return "discarded", ["distributed.dlq.none-fast-nonpersistent-discarded"]
 
 

@@ -19,7 +19,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import alias as alias_module
+from .. import channels
 from .. import report as report_module
+from ..constants import VALUES
 from ..queue import VISIBLE, StoredMessage
 from ..result import Result
 from . import workload
@@ -30,6 +32,9 @@ if TYPE_CHECKING:
 
 STOPPING = "MQCHS_STOPPING"
 STOPPED = "MQCHS_STOPPED"
+UNKNOWN_ALIAS_BASE_Q = VALUES["MQRC_UNKNOWN_ALIAS_BASE_Q"]
+PUT_INHIBITED = VALUES["MQRC_PUT_INHIBITED"]
+Q_FULL = VALUES["MQRC_Q_FULL"]
 
 
 def _unique(clauses: list[str]) -> list[str]:
@@ -135,11 +140,11 @@ def deliver(cluster: Cluster, qmgr: str | None, channel: str | None, indoubt: bo
 
     With ``indoubt`` the batch is sent but its confirmation is lost: the messages stay on the transmission queue,
     in doubt, until a later delivery on a running channel completes them (cluster.deliver.in-doubt). A message
-    whose destination queue is put-inhibited or full waits (cluster.deliver.target-unavailable); one longer than
-    the destination queue's or queue manager's MaxMsgLength is never placed there
-    (cluster.deliver.too-big-for-destination).
+    whose destination queue is put-inhibited or full is retried (the receiver's MRRTY, 10), then - like one longer
+    than the destination queue's or queue manager's MaxMsgLength, or one for an alias with no target there -
+    dead-lettered, discarded or left with its channel stopped, as any channel does (reference/channels.py).
     Clauses: cluster.deliver.running-channel, cluster.deliver.in-doubt, cluster.deliver.target-unavailable,
-    cluster.deliver.too-big-for-destination.
+    cluster.deliver.too-big-for-destination, distributed.channel.message-retry, distributed.dlq.*.
     """
     clauses = ["cluster.deliver.running-channel"]
     senders = [qmgr] if qmgr is not None else sorted(cluster.members)
@@ -157,18 +162,37 @@ def deliver(cluster: Cluster, qmgr: str | None, channel: str | None, indoubt: bo
             target_qm = cluster.qmgrs[header.qmgr]
             # An instance of a cluster queue alias delivers to its target (queue.alias.cluster-alias).
             target, via = alias_module.local_target(target_qm, header.queue)
-            if target is None or target.definition.InhibitPut or (via is not None and via.InhibitPut) \
-                    or target.depth >= target.definition.MaxQDepth:
-                clauses.append("cluster.deliver.target-unavailable")
-                continue
-            if too_big(target_qm, target, message):
+            reason = None
+            if target is None:
+                reason = UNKNOWN_ALIAS_BASE_Q
+            elif target.definition.InhibitPut or (via is not None and via.InhibitPut):
+                reason = PUT_INHIBITED
+            elif target.depth >= target.definition.MaxQDepth:
+                reason = Q_FULL
+            elif too_big(target_qm, target, message):
+                reason = report_module.MQRC_MSG_TOO_BIG_FOR_Q
                 clauses.append("cluster.deliver.too-big-for-destination")
-                if message.md.Report & report_module.DISCARD_MSG:
-                    # Discarded as its sender asked, with the exception report it asked for (report.exception).
-                    xmitq.remove(message)
-                    del member.transmissions[message.token]
-                    clauses += report_module.exception(cluster.qmgrs[sender], message,
-                                                       report_module.MQRC_MSG_TOO_BIG_FOR_Q)
+            if reason is not None:
+                if reason != report_module.MQRC_MSG_TOO_BIG_FOR_Q:
+                    clauses.append("cluster.deliver.target-unavailable")
+                # Message retry, then the destination's dead-letter queue, MQRO_DISCARD_MSG or a stopped channel,
+                # as for any channel (reference/channels.py)
+                if reason in channels.TRANSITORY and channels.retry(cluster.delivery_retries, message.token,
+                                                                    channels.MRRTY_DEFAULT):
+                    clauses.append("distributed.channel.message-retry")
+                    continue
+                cluster.delivery_retries.pop(message.token, None)
+                md = message.md.copy()
+                md.AccountingToken = header.accounting
+                original = StoredMessage(message.seq, md, message.data, message.token, expires_at=message.expires_at)
+                outcome, more = channels.undeliverable(channels.NPMS_FAST, target_qm, header.queue, header.qmgr,
+                                                       original, reason, cluster.qmgrs[sender])
+                clauses += more
+                if outcome == "stop":
+                    route.state = STOPPED
+                    continue
+                xmitq.remove(message)
+                del member.transmissions[message.token]
                 continue
             if route.state == INACTIVE:
                 route.state = RUNNING

@@ -60,6 +60,7 @@ class Cluster:
     # queue manager's message channel agent puts with
     senders: dict[str, channels_module.SenderChannel] = field(default_factory=dict)
     mca_hconns: dict[str, int] = field(default_factory=dict)
+    delivery_retries: dict[bytes, int] = field(default_factory=dict)  # cluster messages the receiver retries
 
     def __post_init__(self) -> None:
         if self.default not in self.qmgrs:
@@ -209,9 +210,10 @@ class Cluster:
         result = self.qmgr(qmgr).define_queue(definition)
         return Result(clauses=result.clauses + ["distributed.admin.define-qremote"])
 
-    def define_sender(self, name: str, qmgr: str | None, conname: str, xmitq: str, npmspeed: int) -> Result:
+    def define_sender(self, name: str, qmgr: str | None, conname: str, xmitq: str, npmspeed: int,
+                      mrrty: int = channels_module.MRRTY_DEFAULT) -> Result:
         """A sender channel on ``qmgr`` and its receiver on ``conname`` (see reference/channels.py)."""
-        return channels_module.define(self, name, qmgr or self.default, conname, xmitq, npmspeed)
+        return channels_module.define(self, name, qmgr or self.default, conname, xmitq, npmspeed, mrrty)
 
     def start_channel(self, name: str) -> Result:
         return channels_module.start(self, name)
