@@ -308,10 +308,7 @@ class ReferenceAdapter:
 
     @staticmethod
     def _channel_name(args: dict) -> str:
-        name = args.get("name")
-        if not isinstance(name, str) or not name:
-            raise CallError("needs a channel 'name'", "name")
-        return name
+        return ReferenceAdapter._required(args, "name", "a channel 'name'")
 
     # -- publish/subscribe (reference/pubsub_calls.py) --------------------------------------------------------
     def _define_topic(self, args: dict) -> Outcome:
@@ -340,10 +337,15 @@ class ReferenceAdapter:
 
     @staticmethod
     def _qmgr_name(args: dict) -> str:
-        qmgr = args.get("qmgr")
-        if not isinstance(qmgr, str) or not qmgr:
-            raise CallError("needs a 'qmgr' name", "qmgr")
-        return qmgr
+        return ReferenceAdapter._required(args, "qmgr", "a 'qmgr' name")
+
+    @staticmethod
+    def _required(args: dict, key: str, what: str) -> str:
+        """A non-empty text argument, or the CallError naming what is needed."""
+        value = args.get(key)
+        if not isinstance(value, str) or not value:
+            raise CallError(f"needs {what}", key)
+        return value
 
     _OPS: dict[str, Callable[[ReferenceAdapter, dict], Outcome]] = {
         "define_queue": _define_queue, "define_qmgr": _define_qmgr, "connect": _connect, "disconnect": _disconnect, "open": _open,

@@ -97,7 +97,7 @@ def resolve(qm: QueueManager, name: str, qmgr_name: str) -> Route | Result | Non
         return failure("MQRC_UNKNOWN_REMOTE_Q_MGR", "distributed.resolve.remote-definition-local-qmgr")
     clauses = ("distributed.resolve.remote-definition",)
     if definition.XmitQName.strip():
-        checked = _xmitq(qm, definition.XmitQName.strip(), explicit=True)
+        checked = _xmitq(qm, definition.XmitQName.strip())
         if isinstance(checked, Result):
             return checked
         return Route(checked, remote_q, remote_qmgr, name, clauses + ("distributed.resolve.xmitq-attribute",))
@@ -123,17 +123,17 @@ def _to_qmgr(qm: QueueManager, name: str, target: str, clauses: tuple[str, ...])
             if real == qm.name:
                 return Route("", name, real, "", clauses + ("distributed.resolve.qmgr-alias-local",))
             if definition.XmitQName.strip():
-                checked = _xmitq(qm, definition.XmitQName.strip(), explicit=True)
+                checked = _xmitq(qm, definition.XmitQName.strip())
                 if isinstance(checked, Result):
                     return checked
                 return Route(checked, name, real, "", clauses + ("distributed.resolve.xmitq-attribute",))
             own = qm.queues.get(real)
             if own is not None and own.definition.QType != MQQT_REMOTE:
-                checked = _xmitq(qm, real, explicit=False)
+                checked = _xmitq(qm, real)
                 return checked if isinstance(checked, Result) else \
                     Route(checked, name, real, "", clauses + ("distributed.resolve.xmitq-named-for-qmgr",))
             return _default(qm, name, real, clauses)
-        checked = _xmitq(qm, target, explicit=False)
+        checked = _xmitq(qm, target)
         return checked if isinstance(checked, Result) else \
             Route(checked, name, target, "", clauses + ("distributed.resolve.xmitq-named-for-qmgr",))
     return _default(qm, name, target, clauses)
@@ -143,26 +143,32 @@ def _default(qm: QueueManager, name: str, target: str, clauses: tuple[str, ...])
     default = qm.def_xmitq_name.strip()
     if not default:
         return failure("MQRC_UNKNOWN_REMOTE_Q_MGR", "distributed.resolve.unknown-remote-qmgr")
-    queue = qm.queues.get(default)
-    if queue is None:
-        return failure("MQRC_UNKNOWN_DEF_XMIT_Q", "distributed.resolve.default-xmitq-unknown")
-    if queue.definition.QType != MQQT_LOCAL:
-        return failure("MQRC_DEF_XMIT_Q_TYPE_ERROR", "distributed.resolve.default-xmitq-unknown")
-    if queue.definition.Usage != MQUS_TRANSMISSION:
-        return failure("MQRC_DEF_XMIT_Q_USAGE_ERROR", "distributed.xmitq.usage")
-    return Route(default, name, target, "", clauses + ("distributed.resolve.default-xmitq",))
+    checked = _xmitq(qm, default, DEFAULT_XMITQ_FAILURES)
+    return checked if isinstance(checked, Result) else \
+        Route(default, name, target, "", clauses + ("distributed.resolve.default-xmitq",))
 
 
-def _xmitq(qm: QueueManager, name: str, explicit: bool) -> str | Result:
-    """``name`` checked as a transmission queue: a local queue whose Usage is MQUS_TRANSMISSION. ``explicit``
-    when a definition's XmitQName names it (it must exist); otherwise a queue of that name was found."""
+# How a queue fails to be a transmission queue - missing, not a local queue, not of Usage MQUS_TRANSMISSION -
+# when a definition's XmitQName (or a queue named like the queue manager) names it, and when DefXmitQName does.
+XMITQ_FAILURES = (("MQRC_UNKNOWN_XMIT_Q", "distributed.resolve.xmitq-attribute"),
+                  ("MQRC_XMIT_Q_TYPE_ERROR", "distributed.xmitq.usage"),
+                  ("MQRC_XMIT_Q_USAGE_ERROR", "distributed.xmitq.usage"))
+DEFAULT_XMITQ_FAILURES = (("MQRC_UNKNOWN_DEF_XMIT_Q", "distributed.resolve.default-xmitq-unknown"),
+                          ("MQRC_DEF_XMIT_Q_TYPE_ERROR", "distributed.resolve.default-xmitq-unknown"),
+                          ("MQRC_DEF_XMIT_Q_USAGE_ERROR", "distributed.xmitq.usage"))
+
+
+def _xmitq(qm: QueueManager, name: str, failures: tuple = XMITQ_FAILURES) -> str | Result:
+    """``name`` checked as a transmission queue: a local queue whose Usage is MQUS_TRANSMISSION; otherwise the
+    failure ``failures`` gives for a missing queue, one of another type, one of another Usage."""
     queue = qm.queues.get(name)
+    missing, wrong_type, wrong_usage = failures
     if queue is None:
-        return failure("MQRC_UNKNOWN_XMIT_Q", "distributed.resolve.xmitq-attribute")
+        return failure(*missing)
     if queue.definition.QType != MQQT_LOCAL:
-        return failure("MQRC_XMIT_Q_TYPE_ERROR", "distributed.xmitq.usage")
+        return failure(*wrong_type)
     if queue.definition.Usage != MQUS_TRANSMISSION:
-        return failure("MQRC_XMIT_Q_USAGE_ERROR", "distributed.xmitq.usage")
+        return failure(*wrong_usage)
     return name
 
 
