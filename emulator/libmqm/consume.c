@@ -22,7 +22,11 @@
  * Our decisions where IBM leaves it open, as the Python emulator's: a get failing for another reason is given to
  * the consumer as an event call, and the consumer is suspended; a consumer's get waits in slices of SLICE_MS so
  * that MQCTL STOP and SUSPEND from another thread take effect within one slice (they wait for the callback in
- * progress, as IBM's do); callbacks get MQMD and MQGMO storage of the longest versions, as IBM's client gives. */
+ * progress, as IBM's do); callbacks get MQMD and MQGMO storage of the longest versions, as IBM's client gives;
+ * after MQCTL START or RESUME from another thread the next message is delivered GRACE_MS later, as it would come
+ * over a network at the earliest: IBM's Node.js binding suspends in each callback and marks itself resumed only
+ * after its MQCTL RESUME has returned, so a message delivered at once could find it thinking it is still running
+ * and never resume (seen on a loaded machine). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -34,6 +38,7 @@
 #include "libmqm.h"
 
 #define SLICE_MS 100
+#define GRACE_MS 10  /* after MQCTL START or RESUME from another thread, before the next delivery */
 #define FIRST_BUFFER 65536
 enum { STOPPED, STARTED, SUSPENDED };
 
@@ -67,6 +72,7 @@ struct consumers {
     uint32_t tag;
     MQHOBJ last;              /* the consumer served last (turns go round) */
     unsigned generation;      /* each START of a thread: an older thread that stopped itself then ends */
+    struct timespec resumed;  /* when another thread last started or resumed delivery */
 };
 
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -297,6 +303,13 @@ static int next_consumer(consumers *c, callback *out) {
     return 1;
 }
 
+/* Milliseconds since `then` (CLOCK_MONOTONIC; a zero time is long ago). */
+static long elapsed_ms(const struct timespec *then) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - then->tv_sec) * 1000 + (now.tv_nsec - then->tv_nsec) / 1000000;
+}
+
 static void sleep_ms(consumers *c, int ms) {
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
@@ -418,6 +431,11 @@ static MQLONG deliver(session *s, consumers *c, int waiting) {
     control_calls(s, c, MQCBCT_START_CALL, MQCBDO_START_CALL);
     while (c->state != STOPPED && c->generation == generation && !(waiting && c->state == SUSPENDED)) {
         control_calls(s, c, MQCBCT_REGISTER_CALL, 0);
+        long since = elapsed_ms(&c->resumed);
+        if (since < GRACE_MS) {
+            sleep_ms(c, (int)(GRACE_MS - since));
+            continue;
+        }
         callback cb;
         if (c->state == SUSPENDED || !next_consumer(c, &cb)) {
             if (waiting) {  /* every consumer deregistered or suspended: an implicit stop */
@@ -492,6 +510,7 @@ void consume_ctl(session *s, MQLONG operation, const uint8_t *ctlo, MQLONG *comp
         c->connection_area = field_ptr(ctlo, OFS_MQCTLO_ConnectionArea);
         c->state = STARTED;
         if (mine) break;  /* from a callback: cancels the stop it issued */
+        clock_gettime(CLOCK_MONOTONIC, &c->resumed);
         c->generation++;
         if (operation == MQOP_START_WAIT) {
             pthread_mutex_unlock(&c->lock);
@@ -521,6 +540,7 @@ void consume_ctl(session *s, MQLONG operation, const uint8_t *ctlo, MQLONG *comp
     case MQOP_RESUME:
         if (c->state == STOPPED) { *reason = MQRC_OPERATION_NOT_ALLOWED; break; }
         c->state = STARTED;
+        if (!mine) clock_gettime(CLOCK_MONOTONIC, &c->resumed);
         pthread_cond_broadcast(&c->changed);
         break;
     default:
