@@ -223,16 +223,20 @@ class ReferenceAdapter:
         qm, hconn, hmsg, options = self._property_call("setmp", args)
         kind = properties.decode_type(args.get("Type"), "Type")
         value = properties.decode_value(kind, args.get("Value"), "Value")
-        return outcome(properties.set_property(qm, hconn, hmsg, args["Name"], kind, value, options))
+        copy_options = properties.decode_copy_options(args.get("PD"), "PD")
+        return outcome(properties.set_property(qm, hconn, hmsg, args["Name"], kind, value, options, copy_options))
 
     def _inqmp(self, args: dict) -> Outcome:
         qm, hconn, hmsg, options = self._property_call("inqmp", args)
         kind = properties.decode_type(args.get("Type", "MQTYPE_AS_SET"), "Type")
-        result = properties.inquire_property(qm, hconn, hmsg, args["Name"], kind, options)
+        result = properties.inquire_property(qm, hconn, hmsg, args["Name"], kind, options,
+                                             properties.decode_length(args, "ValueLength"),
+                                             properties.decode_length(args, "ReturnedNameLength"))
         answer, result.attributes = result.attributes, None
         out = outcome(result)
         if answer is not None:
             out.property = {**answer, "Value": properties.outcome_value(answer["Value"])}
+            out.DataLength = result.data_length
         return out
 
     def _dltmp(self, args: dict) -> Outcome:
@@ -383,6 +387,8 @@ def outcome(result: Result) -> Outcome:
         out.SD = pubsub_calls.encode_sub_correl_id(result.sub_correl_id)
     if result.num_pubs is not None:
         out.SRO = {"NumPubs": result.num_pubs}
+    if result.res_object_string is not None:
+        out.ResObjectString = result.res_object_string
     return out
 
 

@@ -23,7 +23,7 @@ from mq_conformance.reference.pubsub_calls import OUTCOME_STRUCTURES
 from mq_conformance.reference.calls import STRUCTURES, CallError, Outcome, decode_bytes, decode_field
 
 EXPECT_KEYS = ("CompCode", "Reason", "MD", "PMO", "GMO", "data", "DataLength", "attributes", "ObjectName", "property",
-               "SD", "SRO", "XQH", "DLH", "CHSTATUS")
+               "SD", "SRO", "XQH", "DLH", "CHSTATUS", "ResObjectString")
 # Distributed queuing's outcome members (reference/distributed.py): headers and channel status, compared field by
 # field; the MQXQH's MsgDesc as an MD.
 HEADER_KEYS = ("XQH", "DLH", "CHSTATUS")
@@ -218,6 +218,9 @@ def match(expected: Mapping[str, Any], outcome: Outcome, bindings: Bindings) -> 
             problem = match_property(want, outcome.property)
         elif key in HEADER_KEYS:
             problem = match_header(key, want, getattr(outcome, key), bindings)
+        elif key == "ResObjectString":
+            have = outcome.ResObjectString
+            problem = None if have == want else f"ResObjectString: expected {want!r}, got {shown(have)}"
         else:
             problem = f"{key}: not something an outcome has (expect one of {', '.join(EXPECT_KEYS)})"
         if problem:
@@ -243,7 +246,18 @@ def match_header(key: str, want: Mapping[str, Any], have: Any, bindings: Binding
 
 def match_property(want: Any, have: Any) -> str | None:
     """MQINQMP's answer (reference/properties.py): each of Name, Type and Value given is compared by value; a
-    byte-string Value as {hex: ...} in either case of hexadecimal digits."""
+    byte-string Value as {hex: ...} in either case of hexadecimal digits. Where IBM leaves the answer open (the
+    order a wildcard inquiry visits properties) ``{one_of: [...]}`` accepts any of several answers, and
+    ``{not: {...}}`` any answer but that one."""
+    if isinstance(want, Mapping) and set(want) == {"one_of"}:
+        tried = [match_property(choice, have) for choice in want["one_of"]]
+        if any(problem is None for problem in tried):
+            return None
+        return f"property: expected one of {len(tried)} answers, got {shown(have)} ({'; or '.join(tried)})"
+    if isinstance(want, Mapping) and set(want) == {"not"}:
+        if isinstance(have, Mapping) and match_property(want["not"], have) is None:
+            return f"property: expected any answer but {want['not']!r}, got it"
+        return None
     if not isinstance(have, Mapping):
         return f"property: expected a property, got {shown(have)}"
     problems = []

@@ -92,6 +92,7 @@ class Outcome:
     XQH: dict[str, Any] | None = None
     DLH: dict[str, Any] | None = None
     CHSTATUS: dict[str, Any] | None = None
+    ResObjectString: str | None = None  # MQOD ResObjectString after MQOPEN of a topic: the full topic string
     clauses: list[str] = field(default_factory=list)
     error: str | None = None
 

@@ -586,6 +586,14 @@ _FROM_HEADER: dict[str, int] = {
     "MQNPMS_FAST": 2,
     "MQXQH_VERSION_1": 1,
     "MQDLH_VERSION_1": 1,
+    # MQPD CopyOptions: the messages a property is copied into (reference/properties.py; issue 37)
+    "MQCOPY_NONE": 0,
+    "MQCOPY_ALL": 1,
+    "MQCOPY_FORWARD": 2,
+    "MQCOPY_PUBLISH": 4,
+    "MQCOPY_REPLY": 8,
+    "MQCOPY_REPORT": 16,
+    "MQCOPY_DEFAULT": 22,
 }
 
 VALUES: dict[str, int] = {**_CHECKED, **_FROM_HEADER}

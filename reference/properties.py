@@ -69,6 +69,7 @@ class Property:
     name: str
     type: int
     value: Any
+    copy_options: int = 22  # MQPD CopyOptions, MQCOPY_DEFAULT: forward, publish and report (properties.pd.copy-publish)
 
 
 @dataclass(slots=True)
@@ -280,7 +281,7 @@ def in_range(row: Any, value: Any) -> bool:
 
 
 def set_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_: str, value: Any,
-                 options: int = 0) -> Result:
+                 options: int = 0, copy_options: int = VALUES["MQCOPY_DEFAULT"]) -> Result:
     """MQSETMP: set or replace the property ``name`` of the handle.
 
     Checks in order: the handle (properties.handle.*), the options (properties.set.options), the name
@@ -310,8 +311,10 @@ def set_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_:
     row = type_row(qm, type_name_)
     if isinstance(value, int) and not isinstance(value, bool) and row.then["json"] == "number":
         value = float(value)
+    if type_name_ == "MQTYPE_FLOAT32":
+        value = _float32(value)  # a 32-bit float holds the nearest value it can (properties.types.float32)
     clauses = ["properties.set.replaces"] if key in handle.properties else []
-    handle.properties[key] = Property(key, TYPES[type_name_], value)
+    handle.properties[key] = Property(key, TYPES[type_name_], value, copy_options)
     return Result(clauses=[*clauses, "properties.set", row.id])
 
 
@@ -378,8 +381,51 @@ def _parse(text: str, wanted: str) -> Any:
         return None
 
 
+# The length in bytes of a value of each fixed-size type ("Property data types and values"); a string's is that of
+# its UTF-8 text, a byte string's its own (properties.inquire.value-length).
+VALUE_SIZES = {"MQTYPE_BOOLEAN": 4, "MQTYPE_INT8": 1, "MQTYPE_INT16": 2, "MQTYPE_INT32": 4, "MQTYPE_INT64": 8,
+               "MQTYPE_FLOAT32": 4, "MQTYPE_FLOAT64": 8, "MQTYPE_NULL": 0}
+
+
+def value_bytes(type_name_: str, value: Any) -> bytes | None:
+    """A string's or byte string's value as the bytes MQINQMP returns (None for a fixed-size type)."""
+    if isinstance(value, bytes):
+        return value
+    return value.encode("utf-8") if type_name_ == "MQTYPE_STRING" and isinstance(value, str) else None
+
+
+def fit_buffers(result: Result, value_length: int | None, name_length: int | None) -> Result:
+    """MQINQMP's answer for the buffers given: DataLength is always the value's whole length; a value longer than
+    ValueLength is returned truncated with a warning, MQRC_PROPERTY_VALUE_TOO_BIG (properties.inquire.value-length);
+    a name longer than the ReturnedName buffer is not returned, a warning MQRC_PROPERTY_NAME_TOO_BIG
+    (properties.inquire.name-length). Without the lengths the buffers are large enough."""
+    answer = result.attributes
+    raw = value_bytes(answer["Type"], answer["Value"])
+    size = len(raw) if raw is not None else VALUE_SIZES[answer["Type"]]
+    result.data_length = size
+    if value_length is not None and size > value_length:
+        cut = raw[:value_length] if raw is not None else None
+        if isinstance(answer["Value"], str) and cut is not None:
+            cut = cut.decode("utf-8", errors="ignore")
+        answer["Value"] = cut
+        result.comp_code, result.reason = MQCC_WARNING, VALUES["MQRC_PROPERTY_VALUE_TOO_BIG"]
+        result.clauses.append("properties.inquire.value-length")
+    elif name_length is not None and len(answer["Name"].encode("utf-8")) > name_length:
+        del answer["Name"]
+        result.comp_code, result.reason = MQCC_WARNING, VALUES["MQRC_PROPERTY_NAME_TOO_BIG"]
+        result.clauses.append("properties.inquire.name-length")
+    return result
+
+
 def inquire_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_: str = "MQTYPE_AS_SET",
-                     options: int = 0) -> Result:
+                     options: int = 0, value_length: int | None = None, name_length: int | None = None) -> Result:
+    """MQINQMP with the buffers given (:func:`fit_buffers`; None: large enough) - see :func:`inquire`."""
+    result = inquire(qm, hconn, hmsg, name, type_name_, options)
+    return result if result.attributes is None else fit_buffers(result, value_length, name_length)
+
+
+def inquire(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_: str = "MQTYPE_AS_SET",
+            options: int = 0) -> Result:
     """MQINQMP: the value of the first property (MQIMPO_INQ_FIRST) or the next (MQIMPO_INQ_NEXT) that answers
     ``name`` (a ``%`` at its end is a wildcard), in ``Result.attributes`` as ``{Name, Type, Value}``.
 
@@ -649,28 +695,22 @@ def put_with_properties(qm: QueueManager, hconn: int, original: int | None, new:
         return found
     properties, clauses = found
     before = qm.last_seq
-    kept = _retained(qm)
-    result = do_put()
+    qm.pubsub.put_properties = properties  # a publication's copies take them as they are made (publish.py)
+    try:
+        result = do_put()
+    finally:
+        qm.pubsub.put_properties = ()
     if result.failed or not properties:
         return result
     for seq in range(before + 1, qm.last_seq + 1):
         for queue in qm.queues.values():
             message = queue.messages.get(seq)
             if message is not None:
-                # A publication's copy already holds the publish/subscribe properties; the publisher's go first.
-                message.properties = (*properties, *(message.properties or ()))
+                if message.properties is None:  # a publication's copy has its own already
+                    message.properties = properties
                 break
-    for publication in _retained(qm):
-        if not any(publication is old for old in kept):
-            publication.properties = properties  # kept with a retained publication, for later subscribers
     result.clauses.extend([*clauses, "properties.put.copied"])
     return result
-
-
-def _retained(qm: QueueManager) -> list:
-    """Every retained publication of the queue manager, those a unit of work holds included."""
-    pubsub = qm.pubsub
-    return [*pubsub.retained.values(), *(p for held in pubsub.pending_retained.values() for p in held)]
 
 
 def may_have_properties(qm: QueueManager) -> bool:
@@ -727,8 +767,8 @@ __all__ = ["MessageHandle", "Property", "create", "delete", "set_property", "inq
 PROPERTY_OPS = {
     "crtmh": {"hmsg", "connection", "Options"},
     "dltmh": {"hmsg", "connection", "Options"},
-    "setmp": {"hmsg", "connection", "Name", "Type", "Value", "Options"},
-    "inqmp": {"hmsg", "connection", "Name", "Type", "Options"},
+    "setmp": {"hmsg", "connection", "Name", "Type", "Value", "Options", "PD"},
+    "inqmp": {"hmsg", "connection", "Name", "Type", "Options", "ValueLength", "ReturnedNameLength"},
     "dltmp": {"hmsg", "connection", "Name", "Options"},
 }
 OPTION_FAMILY = {"crtmh": "MQCMHO", "dltmh": "MQDMHO", "setmp": "MQSMPO", "inqmp": "MQIMPO", "dltmp": "MQDMPO"}
@@ -786,3 +826,36 @@ def check_property_call(op: str, args: dict) -> None:
         decode_value(decode_type(args.get("Type"), "Type"), args.get("Value"), "Value")
     if op == "inqmp" and "Type" in args:
         decode_type(args["Type"], "Type")
+    if op == "setmp":
+        decode_copy_options(args.get("PD"), "PD")
+    if op == "inqmp":
+        decode_length(args, "ValueLength")
+        decode_length(args, "ReturnedNameLength")
+
+
+def decode_copy_options(pd: Any, path: str) -> int:
+    """The MQPD of a ``setmp``: ``{CopyOptions: [MQCOPY_*]}`` (default MQCOPY_DEFAULT)."""
+    from .calls import CallError
+
+    if pd is None:
+        return VALUES["MQCOPY_DEFAULT"]
+    if not isinstance(pd, dict) or set(pd) - {"CopyOptions"}:
+        raise CallError("PD takes CopyOptions, a list of MQCOPY_* names", path)
+    names = pd.get("CopyOptions", ["MQCOPY_DEFAULT"])
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.startswith("MQCOPY_") and n in VALUES
+                                             for n in names):
+        raise CallError("CopyOptions is a list of MQCOPY_* names", f"{path}.CopyOptions")
+    total = 0
+    for name in names:
+        total |= VALUES[name]
+    return total
+
+
+def decode_length(args: dict, key: str) -> int | None:
+    """A buffer length of ``inqmp`` (a whole number >= 0), or None when not given (a buffer large enough)."""
+    from .calls import CallError
+
+    value = args.get(key)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+        raise CallError(f"expected a whole number >= 0, not {value!r}", key)
+    return value

@@ -98,7 +98,8 @@ def open_topic(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
     hobj = qm.next_handle()
     qm.handles[hobj] = ObjectHandle(hobj=hobj, hconn=conn.hconn, queue="", options=options, topic=topic)
     conn.handles.add(hobj)
-    return Result(clauses=clauses + ["topic.open.output-only"], hobj=hobj)
+    return Result(clauses=clauses + ["topic.open.output-only", "topic.open.res-object-string"], hobj=hobj,
+                  res_object_string=topic)
 
 
 def close_topic(qm: QueueManager, conn: Connection, handle: ObjectHandle, options: int) -> Result:
@@ -177,6 +178,7 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
     if uow is not None:
         clauses.append("publish.syncpoint")
 
+    carried = publication_properties(qm.pubsub.put_properties, clauses)
     matched = 0
     for subscription in sorted(qm.pubsub.subscriptions.values(), key=lambda s: s.ordinal):
         if not topics.matches(subscription.topic, topic, subscription.character_scheme):
@@ -187,12 +189,12 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
         if subscription.on_request:
             clauses.append("publish.on-request-not-sent")
             continue
-        if deliver(qm, subscription, published, data, uow, clauses, topic=topic):
+        if deliver(qm, subscription, published, data, uow, clauses, topic=topic, properties=carried):
             matched += 1
     if matched:
         clauses += ["publish.copy-per-subscription", "publish.correl-id-from-subscription"]
     if options & PMO_RETAIN:
-        retained = topics.Publication(topic, published.copy(), bytes(data))
+        retained = topics.Publication(topic, published.copy(), bytes(data), carried)
         if uow is not None:
             qm.pubsub.pending_retained.setdefault(uow.ident, []).append(retained)
         else:
@@ -206,6 +208,17 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
         return Result(MQCC_WARNING, VALUES["MQRC_NO_SUBS_MATCHED"], clauses + ["publish.no-subs-matched"], out,
                       pmo_out)
     return Result(clauses=clauses, md=out, pmo=pmo_out)
+
+
+def publication_properties(properties: tuple[Property, ...], clauses: list[str]) -> tuple[Property, ...]:
+    """The publisher's properties a publication carries: those whose MQPD CopyOptions name MQCOPY_PUBLISH (or
+    MQCOPY_ALL); the others stay with the message put (properties.pd.copy-publish)."""
+    if properties:
+        clauses.append("properties.pd.copy-publish")
+    return tuple(p for p in properties if p.copy_options & (COPY_PUBLISH | COPY_ALL))
+
+
+COPY_PUBLISH, COPY_ALL = VALUES["MQCOPY_PUBLISH"], VALUES["MQCOPY_ALL"]
 
 
 def pubsub_properties(topic: str, subscription: Subscription, retained: bool) -> tuple[Property, ...]:
@@ -248,10 +261,16 @@ def deliver(qm: QueueManager, subscription: Subscription, published: MQMD, data:
             or len(data) > definition.MaxMsgLength):
         clauses.append("publish.destination-unavailable")
         return False
+    added = pubsub_properties(topic, subscription, retained)
+    if subscription.selection is not None:
+        candidate = StoredMessage(0, published, b"", b"")
+        candidate.properties = (*properties, *added)
+        clauses.append("sub.selection.filters")
+        if not subscription.selection.selects(candidate):
+            return False
     copy = published.copy()
     copy.MsgId, copy.CorrelId = qm.ids.new_id(), subscription.correl_id
     message = StoredMessage(qm.next_seq(), copy, bytes(data), qm.ids.new_token())
-    added = pubsub_properties(topic, subscription, retained)
     message.properties = (*properties, *added)
     clauses += [c for c in pubsub_clauses(added) if c not in clauses]
     if uow is not None:

@@ -32,7 +32,7 @@ TOPIC_FIELDS: dict[str, tuple] = {
 }
 SD_FIELDS: dict[str, tuple] = {
     "Options": ("options", "MQSO"), "ObjectName": ("text",), "ObjectString": ("text",), "SubName": ("text",),
-    "SubCorrelId": ("id", "MQCI_NONE", 24), "SubUserData": ("text",),
+    "SubCorrelId": ("id", "MQCI_NONE", 24), "SubUserData": ("text",), "SelectionString": ("text",),
 }
 SD_OUTPUT_FIELDS: dict[str, tuple] = {"SubCorrelId": ("id", "MQCI_NONE", 24)}
 SRO_FIELDS: dict[str, tuple] = {"NumPubs": _INT}

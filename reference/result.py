@@ -39,6 +39,7 @@ class Result:
     hsub: int | None = None  # MQSUB: the subscription handle (reference/subscriptions.py)
     sub_correl_id: bytes | None = None  # MQSUB: the MQSD SubCorrelId publications carry as their CorrelId
     num_pubs: int | None = None  # MQSUBRQ: the MQSRO NumPubs, publications sent
+    res_object_string: str | None = None  # MQOPEN of a topic: the MQOD ResObjectString, the full topic string
 
     @property
     def failed(self) -> bool:

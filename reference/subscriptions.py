@@ -13,7 +13,7 @@ publications only or for publications on request.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import publish, topics
 from .constants import VALUES
@@ -51,6 +51,7 @@ class MQSD:
     SubName: str = ""
     SubCorrelId: bytes = NONE_ID
     SubUserData: str = ""
+    SelectionString: str = ""  # a selector on the publications' properties (sub.selection.filters)
 
 
 @dataclass
@@ -71,6 +72,7 @@ class Subscription:
     hconn: int | None = None  # the connection whose handle has it open
     hsub: int | None = None
     sub_id: bytes = NONE_ID  # SUBID: the identifier the queue manager gives it (administration names it so)
+    selection: Any = None  # its SelectionString parsed (reference/selection.py Selection), None for none
 
 
 def sub(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None) -> Result:
@@ -124,6 +126,11 @@ def _create(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None, name
                            "topic.attributes.inherited", *durability)
         applied += durability
     clauses = [*clauses, *applied]
+    chosen = None
+    if sd.SelectionString.strip():
+        chosen = selection_of(qm, sd.SelectionString)
+        if chosen is None:
+            return failure("MQRC_SELECTOR_SYNTAX_ERROR", "sub.selection.syntax-error")
     managed = bool(options & SO["MANAGED"])
     if not managed:
         queue = destination_of(qm, conn, hobj)
@@ -139,7 +146,7 @@ def _create(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None, name
         clauses.append("sub.destination.managed")
     subscription = Subscription(key, name, ordinal, topic, character_scheme, durable, managed, queue, correl_id,
                                 bool(options & SO["PUBLICATIONS_ON_REQUEST"]), sd.SubUserData,
-                                sub_id=qm.ids.new_id())
+                                sub_id=qm.ids.new_id(), selection=chosen)
     qm.pubsub.subscriptions[key] = subscription
     result = _bind(qm, conn, subscription, clauses + ["sub.create.new"])
     if options & (SO["NEW_PUBLICATIONS_ONLY"] | SO["PUBLICATIONS_ON_REQUEST"]):
@@ -215,6 +222,18 @@ def define(qm: QueueManager, name: str, topic: str, destination: str | None, use
         name, name, qm.pubsub.last_subscription, topic, False, True, managed, queue, qm.ids.new_id(), False,
         user_data, sub_id=qm.ids.new_id())
     return Result(clauses=["admin.define-sub"] + (["sub.destination.managed"] if managed else []))
+
+
+def selection_of(qm: QueueManager, text: str) -> Any:
+    """A subscription's SelectionString as a selector of reference/selection.py, or None when it is no selector
+    (MQSUB then fails with MQRC_SELECTOR_SYNTAX_ERROR: sub.selection.syntax-error). A publication reaches the
+    subscription only when the selector is TRUE on its properties (sub.selection.filters)."""
+    from . import selection  # selection reads properties, which publish imports
+
+    try:
+        return selection.Selection(text, selection.parse(text), qm)
+    except selection.SelectorSyntaxError:
+        return None
 
 
 def escapes_valid(topic: str) -> bool:

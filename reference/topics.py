@@ -70,6 +70,7 @@ class PubSub:
     retained: dict[str, Publication] = field(default_factory=dict)
     pending_retained: dict[int, list[Publication]] = field(default_factory=dict)
     orphaned_queues: set[str] = field(default_factory=set)  # managed queues of removed subscriptions, still open
+    put_properties: tuple = ()  # the properties of the put under way (reference/properties.py put_with_properties)
     last_subscription: int = 0
     last_managed_queue: int = 0
 
