@@ -7,8 +7,9 @@ message by running the risk of losing it or by creating a duplicate" (cluster.re
 what document `reallocation` says of bound messages (cluster.reallocation.not-bound-on-open, not-bound-on-group,
 not-explicit-qmgr):
 
-- every message put and not backed out or consumed is on exactly one queue of the world: an instance of Q or a
-  cluster transmission queue; nothing else is anywhere;
+- every message put and not backed out or consumed is on exactly one queue of the world: an instance of Q, a
+  cluster transmission queue or, once the receiver gave up on a put-disabled instance, the dead-letter queue of
+  the queue manager it was bound for; nothing else is anywhere;
 - a message that may not be reallocated is always bound for the queue manager chosen when it was put, and shows
   an all-zero AccountingToken while it waits on a transmission queue; one that may, shows a non-zero token;
 - a message left in doubt keeps its route (cluster.reallocation.not-in-doubt).
@@ -36,7 +37,10 @@ STATES = ("MQCHS_RUNNING", "MQCHS_STOPPING", "MQCHS_RETRYING", "MQCHS_STOPPED", 
 LOGICAL = {"Options": ["MQPMO_LOGICAL_ORDER"]}
 
 SETUP = (
-    [Call("define_qmgr", {"name": q}) for q in HOSTS]
+    # each with a dead-letter queue: a message its put-disabled instance never takes is dead-lettered there after
+    # the receiver's retries (cluster.deliver.target-unavailable), so it stays on a queue of the world
+    [Call("define_qmgr", {"name": q, "DeadLetterQName": "DLQ"}) for q in HOSTS]
+    + [Call("define_queue", {"name": "DLQ", "qmgr": q}) for q in HOSTS]
     + [Call("define_queue", {"name": "Q", "qmgr": "QM1", "CLUSTER": "C", "CLWLUSEQ": "MQCLWL_USEQ_ANY"}),
        Call("define_queue", {"name": "Q", "qmgr": "QM2", "CLUSTER": "C"}),
        Call("define_queue", {"name": "Q", "qmgr": "QM3", "CLUSTER": "C"})]
