@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from mq_conformance.reference import inquire as model_inquire
 from mq_conformance.reference.queue import VISIBLE
 
+from .pcf import CommandGroup
 from .standing import standing
 
 if TYPE_CHECKING:
@@ -40,15 +41,8 @@ def passes_filters(response: Response, parameters: dict[int, Any], value) -> boo
     return True
 
 
-class Inquiries:
+class Inquiries(CommandGroup):
     """The inquiries of one command server (:class:`~.pcf.CommandServer`)."""
-
-    def __init__(self, server: CommandServer):
-        self.server = server
-        self.emulator = server.emulator
-        self.qmgr = server.qmgr
-        self.value = server._value  # noqa: SLF001 - the command server's constant lookup
-        self.qm = server.world.qmgr(server.qmgr)
 
     def run(self, name: str, parameters: dict[int, Any]) -> list[Response]:
         from .pcf import PcfFailure

@@ -166,6 +166,18 @@ class PcfFailure(Exception):
         self.responses = responses  # what the failed command still answers (the text of a failed MQSC command)
 
 
+class CommandGroup:
+    """One group of the command server's commands (inquiries.py, pcf_objects.py, pcf_status.py): the server, its
+    constant lookup, its emulator, queue manager and the model's queue manager."""
+
+    def __init__(self, server: CommandServer):
+        self.server = server
+        self.value = server._value  # noqa: SLF001 - the command server's constant lookup
+        self.emulator = server.emulator
+        self.qmgr = server.qmgr
+        self.qm = server.world.qmgr(server.qmgr)
+
+
 class CommandServer:
     """Takes the visible requests off one queue manager's command queue and answers each."""
 

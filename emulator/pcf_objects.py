@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .inquiries import generic_match, passes_filters
-from .pcf import PcfFailure
+from .pcf import CommandGroup, PcfFailure
 from .standing import constant, resolve, standing
 
 
@@ -120,14 +120,8 @@ def _is_attribute(parameter: int) -> bool:
     return 1 <= parameter <= 4000 and not (1001 <= parameter <= 1500 or 3001 <= parameter <= 3500)
 
 
-class ObjectCommands:
+class ObjectCommands(CommandGroup):
     """The commands of :data:`COMMANDS` for one command server (:class:`~.pcf.CommandServer`)."""
-
-    def __init__(self, server: Any):
-        self.server = server
-        self.value = server._value  # noqa: SLF001 - the command server's constant lookup
-        self.emulator = server.emulator
-        self.qmgr = server.qmgr
 
     @staticmethod
     def _number(name: str | None) -> int | None:

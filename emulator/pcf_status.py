@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from .inquiries import generic_match
-from .pcf import PcfFailure
+from .pcf import CommandGroup, PcfFailure
 from .statistics import pcf_date_time
 
 COMMANDS = ("MQCMD_INQUIRE_CHANNEL_STATUS", "MQCMD_INQUIRE_Q_MGR_STATUS", "MQCMD_RESET_Q_STATS",
@@ -60,15 +60,8 @@ def _wanted(value, parameters: dict[int, Any], attrs: str) -> set[int] | None:
     return None if value("MQIACF_ALL") in asked else set(asked)
 
 
-class StatusCommands:
+class StatusCommands(CommandGroup):
     """The commands of :data:`COMMANDS` for one command server (:class:`~.pcf.CommandServer`)."""
-
-    def __init__(self, server: Any):
-        self.server = server
-        self.value = server._value  # noqa: SLF001 - the command server's constant lookup
-        self.emulator = server.emulator
-        self.qmgr = server.qmgr
-        self.qm = server.world.qmgr(server.qmgr)
 
     def required(self, parameters: dict[int, Any], name: str) -> str:
         """A command's required string parameter (MQRCCF_PARM_MISSING when absent or empty)."""
