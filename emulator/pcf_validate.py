@@ -42,6 +42,7 @@ _LAYOUTS: dict[int, tuple[int, str, tuple[int, int, bool] | None, str]] = {
     25: (16, "MQRCCF_CFIL_LENGTH_ERROR", (12, 8, False), "MQRCCF_CFIL_COUNT_ERROR"),  # MQCFIL64
 }
 _STRING, _GROUP = 4, 20
+_COMMAND_HEADERS = ((1, HEADER_LENGTH), (16, HEADER_LENGTH))  # MQCFH Type MQCFT_COMMAND or _COMMAND_XR, StrucLength
 # The parameters that name an object a command acts on (their values must be MQ object names).
 OBJECT_NAME_PARAMETERS = ("MQCA_Q_NAME", "MQCACH_CHANNEL_NAME", "MQCA_NAMELIST_NAME", "MQCA_PROCESS_NAME",
                           "MQCA_TOPIC_NAME", "MQCA_AUTH_INFO_NAME", "MQCACF_FROM_Q_NAME", "MQCACF_TO_Q_NAME",
@@ -64,8 +65,8 @@ def refusal(data: bytes, ibmmq: Any = None) -> str | None:
     read from ``ibmmq``'s constants) holds no MQ object name; None when IBM's reader may be given it. Reads each
     structure's fixed fields only, in one pass, with a stack for groups."""
     object_names = object_name_parameters(ibmmq) if ibmmq is not None else frozenset()
-    if len(data) < HEADER_LENGTH:
-        return "MQRCCF_MSG_LENGTH_ERROR"
+    if len(data) < HEADER_LENGTH or struct.unpack_from("=ii", data) not in _COMMAND_HEADERS:
+        return None  # no PCF command at all: the command server answers MQRCCF_STRUCTURE_TYPE_ERROR
     (count,) = struct.unpack_from("=i", data, 32)
     offset, end = HEADER_LENGTH, len(data)
     if not 0 <= count <= (end - offset) // _PARAMETER_MINIMUM:
