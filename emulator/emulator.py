@@ -122,6 +122,18 @@ def _standing(name: str) -> bool:
     return not queue_selector(name) or name in KEPT_HERE
 
 
+
+def identity_text(value: Any, length: int) -> str:
+    """An identity field (user, program name, channel, connection name) as the MQMD and DISPLAY can carry it:
+    bytes or a surrogate a name that is not UTF-8 decoded into (a program file named in Latin-1) become '?', MQ's
+    substitution for a character it cannot convert, as do control characters; then cut to ``length`` bytes of
+    UTF-8 without splitting a character. Never able to make a stored message fail on a later get."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    text = "".join("?" if "\ud800" <= char <= "\udfff" or char < " " or char in "\x7f\ufffd" else char
+                   for char in str(value)[:length])
+    return text.encode("utf-8")[:length].decode("utf-8", "ignore")
+
 class EmulatorError(Exception):
     """A call the emulator cannot run (a malformed structure, a situation the model does not cover): raised to
     the caller, as IBM's native module raises ``ibmmqc.error`` for a structure of the wrong size."""
@@ -765,16 +777,19 @@ class Emulator:
             qmgr = self._qmgr_of(name if isinstance(name, bytes | str) else b"")
             if qmgr is None:
                 return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NAME_ERROR
-            refused = self._admit(qmgr, user[:12], channel)
+            # the identity is made safe at the door: every later put stores it, and every get returns it
+            user, appl, conname = identity_text(user, 12), identity_text(appl, 28), identity_text(conname, 264)
+            channel = identity_text(channel, 20) if channel else channel
+            refused = self._admit(qmgr, user, channel)
             if refused:
                 return MQHC_UNUSABLE_HCONN, MQCC_FAILED, refused
             _name, result = self.world.connect(qmgr)
             if result.failed:
                 return MQHC_UNUSABLE_HCONN, result.comp_code, result.reason
             hconn = next(_HCONNS)
-            conn = self._conns[hconn] = _Conn(qmgr, result.hconn, user=user[:12], appl=appl[:28],
-                                              started_ms=self.world.clock.now_ms, channel=(channel or "")[:20],
-                                              conname=conname[:264])
+            conn = self._conns[hconn] = _Conn(qmgr, result.hconn, user=user, appl=appl,
+                                              started_ms=self.world.clock.now_ms, channel=channel or "",
+                                              conname=conname)
             if self.context:
                 # MQPMO_DEFAULT_CONTEXT (or no context option): the model sets the identity and origin context
                 # from the connection's environment, this process's user and program (reference/context.py)

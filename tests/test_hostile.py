@@ -1216,3 +1216,42 @@ def test_the_served_model_gives_storage_not_available_past_its_subscriptions(tmp
     outcomes = served_calls(calls, tmp_path, seconds=120)
     assert outcomes[-2]["Reason"] == "MQRC_NONE", outcomes[-2]
     assert outcomes[-1]["Reason"] == "MQRC_STORAGE_NOT_AVAILABLE", outcomes[-1]
+
+
+# -- identity text made safe at the door of the emulator (issue 36, item 5) ----------------------------------
+
+IDENTITY_ATTACK = """
+import sys
+from mq_conformance.emulator import EmulatorUnavailable, emulated_mq, load_ibmmq
+try:
+    ibmmq = load_ibmmq()
+except EmulatorUnavailable:
+    print("unavailable")
+    sys.exit(0)
+CMQC = ibmmq.CMQC
+sys.argv[0] = "/tmp/caf\\udce9\\x1b[2J.py"  # a file name that is not UTF-8, as Python reads it, with an escape
+with emulated_mq() as emulator:
+    emulator.define_queue("Q1")
+    qmgr = ibmmq.connect("QM1")
+    queue = ibmmq.Queue(qmgr, "Q1", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+    queue.put(b"one")
+    queue.put(b"two")
+    for _ in range(2):
+        md = ibmmq.MD()
+        print(queue.get(None, md).decode(), md.PutApplName.rstrip(b" \\0").decode("utf-8"))
+"""
+
+
+def test_a_program_name_that_is_not_utf8_is_stored_safely_and_every_message_is_got():
+    result = budgeted([sys.executable, "-c", IDENTITY_ATTACK], seconds=60)
+    if result.stdout.strip() == "unavailable":
+        pytest.skip("no wheel of IBM's ibmmq for this platform")
+    assert "Traceback" not in result.stderr, result.stderr[-3000:]
+    assert result.stdout.splitlines() == ["one caf??[2J.py", "two caf??[2J.py"], result.stdout
+
+
+def test_identity_text_is_cut_by_bytes_without_splitting_a_character():
+    from mq_conformance.emulator.emulator import identity_text
+
+    assert identity_text("é" * 20, 12) == "é" * 6
+    assert identity_text(b"app\xff\x07", 28) == "app??"
