@@ -285,3 +285,33 @@ def test_a_listener_starts_where_the_start_up_hook_is_active(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def _new_modules(site: Path, variable: str | None, then: str = "") -> list[str]:
+    """The modules a process imports when the site folder holding the hook is added (as Python's start-up adds
+    site-packages), with ``MQCONF_EMULATOR`` set to ``variable`` or unset; then ``then`` runs."""
+    program = ("import site, sys; before = set(sys.modules); site.addsitedir(sys.argv[1]); "
+               "print(' '.join(sorted(set(sys.modules) - before)))\n" + then)
+    environment = {k: v for k, v in os.environ.items() if k not in ("MQCONF_EMULATOR", "MQCONF_IBMMQ_EMULATOR")}
+    if variable is not None:
+        environment["MQCONF_EMULATOR"] = variable
+    done = subprocess.run([sys.executable, "-c", program, str(site)], env=environment, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_the_start_up_hook_loads_nothing_of_the_emulator_until_ibmmq_is_imported(tmp_path):
+    """Issue 36: with MQCONF_EMULATOR set, a process that never imports ibmmq imported the whole model (56
+    modules) at start-up; now the hook adds only the top-level package and a finder, and `import ibmmq` still
+    gets the listener's Python client."""
+    site = tmp_path / "site"
+    site.mkdir()
+    hook.install_pth(site)
+    [without] = _new_modules(site, None)
+    [with_variable] = _new_modules(site, f"unix:{tmp_path}/qm.sock")
+    added = set(with_variable.split()) - set(without.split())
+    assert added <= {"mq_conformance"}, sorted(added)
+    lines = _new_modules(site, f"unix:{tmp_path}/qm.sock",
+                         "import ibmmq; print(ibmmq.ibmmqc.__name__, 'pymqi' in sys.modules)")
+    assert lines[1] == "mq_conformance.emulator.remote False"
