@@ -584,7 +584,7 @@ def run_libmqm() -> int:
     try:
         print(folder())
     except LibmqmUnavailable as exc:
-        raise AdapterError(f"mqconf emulator --libmqm: {exc}") from None
+        raise AdapterError(f"emulator --libmqm: {exc}") from None
     return EXIT_OK
 
 
@@ -597,7 +597,7 @@ def run_emulator(args: argparse.Namespace) -> int:
         if not args.listen:
             return EXIT_OK
     if not args.listen:
-        raise AdapterError("mqconf emulator: say where to listen (--listen localhost:1414) or --install-hook")
+        raise AdapterError("emulator: say where to listen (--listen localhost:1414) or --install-hook")
     users = {}
     for entry in args.user:
         name, sep, password = entry.partition(":")
@@ -609,7 +609,7 @@ def run_emulator(args: argparse.Namespace) -> int:
 
     if args.max_connections < 1 or args.handshake_timeout <= 0 or args.idle_timeout < 0 or \
             args.max_message_length < 0:
-        raise AdapterError("mqconf emulator: --max-connections and --handshake-timeout must be positive, "
+        raise AdapterError("emulator: --max-connections and --handshake-timeout must be positive, "
                            "--idle-timeout and --max-message-length not negative")
     budgets = Budgets(max_connections=args.max_connections, handshake_seconds=args.handshake_timeout,
                       idle_seconds=args.idle_timeout,
@@ -620,7 +620,7 @@ def run_emulator(args: argparse.Namespace) -> int:
                                real_time=not args.virtual_clock, require_user=tuple(args.require_user),
                                budgets=budgets)
     except (EmulatorUnavailable, ValueError) as exc:
-        raise AdapterError(f"mqconf emulator: {exc}") from None
+        raise AdapterError(f"emulator: {exc}") from None
     print(f"mqconf emulator: queue manager{'s' if len(qmgrs) > 1 else ''} {' '.join(qmgrs)} listening at "
           f"{listener.address}; MQCONF_EMULATOR=1 in an application's environment reaches it", flush=True)
     try:

@@ -356,6 +356,20 @@ def test_listening_beyond_loopback_without_users_is_refused():
         Listener("0.0.0.0:0", Emulator())
 
 
+
+@pytest.mark.parametrize("arguments", [[], ["--listen", "localhost:0", "--max-connections", "0"],
+                                       ["--listen", "unix:{tmp}/file"]])
+def test_an_error_of_the_emulator_command_is_one_line_with_one_prefix(arguments, tmp_path, capsys):
+    """`mqconf emulator` with no address, a bad budget, a regular file as the socket path: `mqconf: emulator: ...`,
+    never `mqconf: mqconf emulator: ...`."""
+    from mq_conformance.conformance.cli import main
+
+    (tmp_path / "file").write_text("kept")
+    assert main(["emulator", *[a.format(tmp=tmp_path) for a in arguments]]) != 0
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("mqconf: emulator: ") and line.count("mqconf") == 1, line
+
+
 # -- budgets ----------------------------------------------------------------------------------------------------
 
 def test_silent_sockets_do_not_lock_out_a_real_client_after_the_handshake_time(tmp_path):
