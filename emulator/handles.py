@@ -124,8 +124,44 @@ def setmp(emulator: Emulator, hconn: int, hmsg: int, smpo: Any, name: Any, pd: A
             return found.comp_code, found.reason
         type_name = name_of(type_, "MQTYPE")
         stored = _stored_value(type_name, value, value_length) if type_name in properties.TYPES else value
+        if not _room_for_property(*found, _name(name), stored):
+            return MQCC_FAILED, V["MQRC_STORAGE_NOT_AVAILABLE"]
         result = emulator._model(lambda: properties.set_property(*found, _name(name), type_name, stored, options))
         return result.comp_code, result.reason
+
+
+# What message properties one connection may hold (docs/emulator.md, "Budgets"): per message handle, and over all
+# the connection's handles; an MQSETMP past one fails with MQRC_STORAGE_NOT_AVAILABLE, as a queue manager out of
+# storage answers, rather than growing the emulator (and its lock's hold) without bound.
+MAX_MESSAGE_PROPERTIES = 4096
+MAX_MESSAGE_PROPERTY_BYTES = 32 * 1024 * 1024
+MAX_CONNECTION_PROPERTIES = 16384
+MAX_CONNECTION_PROPERTY_BYTES = 64 * 1024 * 1024
+
+
+def _property_bytes(name: str, value: Any) -> int:
+    size = len(value) if isinstance(value, bytes) else len(value.encode("utf-8", "replace")) \
+        if isinstance(value, str) else 8
+    return len(name) + size
+
+
+def _room_for_property(qm: Any, hconn: int, hmsg: int, name: str, value: Any) -> bool:
+    """Whether an MQSETMP of ``name`` fits the budgets of its message handle and of its connection (a property
+    set again gives back what it held). Counts at most MAX_CONNECTION_PROPERTIES properties."""
+    handle = qm.message_handles.get(hmsg)
+    if handle is None or not isinstance(name, str):
+        return True  # the model refuses it
+    grows = _property_bytes(name, value)
+    old = handle.properties.get(properties.kept_name(name))
+    if old is not None:
+        grows -= _property_bytes(old.name, old.value)
+    mine = [h for h in qm.message_handles.values() if h.hconn == hconn]
+    held = [(p.name, p.value) for h in mine for p in h.properties.values()]
+    if old is None and (len(handle.properties) >= MAX_MESSAGE_PROPERTIES or len(held) >= MAX_CONNECTION_PROPERTIES):
+        return False
+    own = sum(_property_bytes(n, v) for n, v in ((p.name, p.value) for p in handle.properties.values()))
+    return own + grows <= MAX_MESSAGE_PROPERTY_BYTES \
+        and sum(_property_bytes(n, v) for n, v in held) + grows <= MAX_CONNECTION_PROPERTY_BYTES
 
 
 def _data_length(type_name: str, value: Any) -> int:

@@ -1255,3 +1255,46 @@ def test_identity_text_is_cut_by_bytes_without_splitting_a_character():
 
     assert identity_text("é" * 20, 12) == "é" * 6
     assert identity_text(b"app\xff\x07", 28) == "app??"
+
+
+EMULATOR_PROPERTIES = """
+import sys
+from mq_conformance.emulator import EmulatorUnavailable, emulated_mq, load_ibmmq
+try:
+    ibmmq = load_ibmmq()
+except EmulatorUnavailable:
+    print("unavailable")
+    sys.exit(0)
+from mq_conformance.emulator.handles import MAX_CONNECTION_PROPERTY_BYTES, MAX_MESSAGE_PROPERTIES
+with emulated_mq():
+    qmgr = ibmmq.connect("QM1")
+    handle = ibmmq.MessageHandle(qmgr)
+    reasons = []
+    for n in range(MAX_MESSAGE_PROPERTIES + 1):
+        try:
+            handle.properties.set(f"p{n}", n)
+            reasons.append(0)
+        except ibmmq.MQMIError as exc:
+            reasons.append(exc.reason)
+    print(set(reasons[:-1]), reasons[-1])
+    megabyte, reasons = "x" * 1_000_000, []
+    for n in range(MAX_CONNECTION_PROPERTY_BYTES // 1_000_000 + 2):
+        if n % 30 == 0:
+            big = ibmmq.MessageHandle(qmgr)
+        try:
+            big.properties.set(f"m{n}", megabyte)
+            reasons.append(0)
+        except ibmmq.MQMIError as exc:
+            reasons.append(exc.reason)
+    print(reasons.count(0), set(reasons[-2:]))
+"""
+
+
+def test_the_emulator_gives_storage_not_available_past_its_property_budgets():
+    result = budgeted([sys.executable, "-c", EMULATOR_PROPERTIES], seconds=120)
+    if result.stdout.strip() == "unavailable":
+        pytest.skip("no wheel of IBM's ibmmq for this platform")
+    assert "Traceback" not in result.stderr, result.stderr[-3000:]
+    assert result.stdout.splitlines()[0] == "{0} 2071", result.stdout
+    kept, last = result.stdout.splitlines()[1].split(" ", 1)
+    assert 60 < int(kept) <= 64 * 1024 * 1024 // 1_000_000 and last == "{2071}", result.stdout
