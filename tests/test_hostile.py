@@ -1115,7 +1115,9 @@ def test_a_ccdt_that_is_no_regular_file_is_refused_at_once_with_ccdt_url_error(w
 
 # -- PCF checked before IBM's reader sees it (issue 36, item 2) ----------------------------------------------
 
-PCF_ATTACK = """
+# The start of a script run against the in-process emulator: IBM's ibmmq loaded as the emulator loads it, or
+# "unavailable" where no wheel of it exists for the platform.
+EMULATOR_PROLOGUE = """
 import sys
 from mq_conformance.emulator import EmulatorUnavailable, emulated_mq, load_ibmmq
 try:
@@ -1123,7 +1125,9 @@ try:
 except EmulatorUnavailable:
     print("unavailable")
     sys.exit(0)
-CMQC, CMQCFC = ibmmq.CMQC, ibmmq.CMQCFC
+"""
+
+PCF_ATTACK = EMULATOR_PROLOGUE + """CMQC, CMQCFC = ibmmq.CMQC, ibmmq.CMQCFC
 with emulated_mq() as emulator:
     emulator.define_queue("REPLY.Q")
     qmgr = ibmmq.connect("QM1")
@@ -1220,15 +1224,7 @@ def test_the_served_model_gives_storage_not_available_past_its_subscriptions(tmp
 
 # -- identity text made safe at the door of the emulator (issue 36, item 5) ----------------------------------
 
-IDENTITY_ATTACK = """
-import sys
-from mq_conformance.emulator import EmulatorUnavailable, emulated_mq, load_ibmmq
-try:
-    ibmmq = load_ibmmq()
-except EmulatorUnavailable:
-    print("unavailable")
-    sys.exit(0)
-CMQC = ibmmq.CMQC
+IDENTITY_ATTACK = EMULATOR_PROLOGUE + """CMQC = ibmmq.CMQC
 sys.argv[0] = "/tmp/caf\\udce9\\x1b[2J.py"  # a file name that is not UTF-8, as Python reads it, with an escape
 with emulated_mq() as emulator:
     emulator.define_queue("Q1")
@@ -1257,15 +1253,7 @@ def test_identity_text_is_cut_by_bytes_without_splitting_a_character():
     assert identity_text(b"app\xff\x07", 28) == "app??"
 
 
-EMULATOR_PROPERTIES = """
-import sys
-from mq_conformance.emulator import EmulatorUnavailable, emulated_mq, load_ibmmq
-try:
-    ibmmq = load_ibmmq()
-except EmulatorUnavailable:
-    print("unavailable")
-    sys.exit(0)
-from mq_conformance.emulator.handles import MAX_CONNECTION_PROPERTY_BYTES, MAX_MESSAGE_PROPERTIES
+EMULATOR_PROPERTIES = EMULATOR_PROLOGUE + """from mq_conformance.emulator.handles import MAX_CONNECTION_PROPERTY_BYTES, MAX_MESSAGE_PROPERTIES
 with emulated_mq():
     qmgr = ibmmq.connect("QM1")
     handle = ibmmq.MessageHandle(qmgr)
