@@ -550,6 +550,9 @@ def build_parser() -> argparse.ArgumentParser:
     emulator.add_argument("--max-message-length", type=int, default=104_857_600, metavar="BYTES",
                           help="the longest message a frame may carry after CONNX (default 104857600, MQ's "
                                "largest); before CONNX a frame is at most 64 KiB")
+    emulator.add_argument("--max-frame-memory", type=int, default=1 << 30, metavar="BYTES",
+                          help="bytes of frames longer than 64 KiB all sockets may hold at once (default 1073741824, "
+                               "ten of MQ's largest messages); a put past it gets MQRC_STORAGE_NOT_AVAILABLE")
     emulator.add_argument("--virtual-clock", action="store_true",
                           help="the model's clock, moving only when told, instead of the wall clock")
     emulator.add_argument("--install-hook", action="store_true",
@@ -608,11 +611,11 @@ def run_emulator(args: argparse.Namespace) -> int:
     from mq_conformance.emulator.session import MAX_FRAME, MAX_MESSAGE
 
     if args.max_connections < 1 or args.handshake_timeout <= 0 or args.idle_timeout < 0 or \
-            args.max_message_length < 0:
+            args.max_message_length < 0 or args.max_frame_memory < 0:
         raise AdapterError("emulator: --max-connections and --handshake-timeout must be positive, "
-                           "--idle-timeout and --max-message-length not negative")
+                           "--idle-timeout, --max-message-length and --max-frame-memory not negative")
     budgets = Budgets(max_connections=args.max_connections, handshake_seconds=args.handshake_timeout,
-                      idle_seconds=args.idle_timeout,
+                      idle_seconds=args.idle_timeout, memory=args.max_frame_memory,
                       max_frame=MAX_FRAME - MAX_MESSAGE + args.max_message_length)
     qmgrs = tuple(args.qmgr) or ("QM1",)
     try:

@@ -58,6 +58,7 @@ MQRC_INT_ATTR_COUNT_TOO_SMALL = 2022
 MQRC_CHAR_ATTR_LENGTH_ERROR = 2006
 MQRC_CHAR_ATTRS_TOO_SHORT = 2008
 MQRC_BUFFER_LENGTH_ERROR = 2005
+MQRC_STORAGE_NOT_AVAILABLE = 2071
 MQHO_NONE, MQHO_UNUSABLE_HOBJ, MQHM_UNUSABLE_HMSG = 0, -1, -1
 MAX_SELECTORS = 256  # MQINQ and MQSET take at most 256 selectors (MQRC_SELECTOR_COUNT_ERROR)
 MQIA_FIRST, MQIA_LAST = 1, 2000
@@ -73,6 +74,9 @@ class Budgets:
     handshake_frame: int = protocol.HANDSHAKE_FRAME  # the longest frame before CONNX succeeds
     max_frame: int = protocol.MAX_FRAME  # the longest frame after
     idle_seconds: float = 0.0  # a connected socket silent this long is ended (0: never, as DISCINT(0))
+    # bytes of frames longer than a socket's 64 KiB buffer held at once by all sockets together (1 GiB: ten of
+    # MQ's largest messages); a frame past it is read through and dropped, its call MQRC_STORAGE_NOT_AVAILABLE
+    memory: int = 1 << 30
 
 
 class Session:
@@ -199,6 +203,7 @@ class _Socket:
         self.sock = sock
         self.peer = peer
         self.reader = protocol.Reader(sock)
+        self.reader.budget = listener.memory
         self.session: Session | None = None
         self.attached = False
 
@@ -213,7 +218,11 @@ class _Socket:
             self.reader.idle = budgets.idle_seconds or None
             handlers = self.listener.handlers
             while True:
-                verb, tag, body = self.reader.read(budgets.max_frame)
+                try:
+                    verb, tag, body = self.reader.read(budgets.max_frame)
+                except protocol.OverBudget as over:
+                    self._over_budget(over)
+                    continue
                 handler = handlers.get(verb)
                 if handler is None or verb in (Verb.HELLO, Verb.ATTACH):
                     raise ProtocolError(f"verb {verb} out of order")
@@ -231,6 +240,7 @@ class _Socket:
         except Exception as exc:  # noqa: BLE001 - a defect ends this session, never the listener
             LOG.warning("a session ended on an unexpected %s: %s", type(exc).__name__, exc)
         finally:
+            self.reader.release()
             self.listener.release(self)
             session = self.session
             if session is not None and not self.attached:
@@ -243,6 +253,23 @@ class _Socket:
                 self.sock.close()
             except OSError:
                 pass
+
+    def _over_budget(self, over: protocol.OverBudget) -> None:
+        """A long frame the listener's memory budget could not hold, read through and dropped: its call is
+        MQRC_STORAGE_NOT_AVAILABLE with the outputs unchanged when everything but its long last item (message
+        data, a property value) was in the part kept; otherwise the session ends. One log line either way."""
+        memory = self.listener.memory
+        items = None
+        if over.verb in _UNCHANGED and over.verb != Verb.CONNX and self.session is not None:
+            items = protocol.decode_all_but_last(protocol.REQUEST[over.verb], over.prefix)
+        if items is None:
+            LOG.warning("a session ended: a frame of %d bytes over the memory budget (%d of %d bytes held)",
+                        over.length, memory.used, memory.limit)
+            raise ProtocolError("a long frame over the memory budget")
+        LOG.warning("MQRC_STORAGE_NOT_AVAILABLE (2071): %s of %d bytes over the memory budget (%d of %d bytes "
+                    "held)", Verb(over.verb).name, over.length, memory.used, memory.limit)
+        self.sock.sendall(protocol.reply(over.verb, over.tag, MQCC_FAILED, MQRC_STORAGE_NOT_AVAILABLE,
+                                         *_UNCHANGED[over.verb](items)))
 
     def _run(self, verb: int, handler: Callable, items: list) -> list:
         session = self.session
@@ -615,6 +642,7 @@ class Listener:
         self.users = dict(users or {})
         self.require_user = {name.upper() for name in require_user}
         self.budgets = budgets or Budgets()
+        self.memory = protocol.MemoryBudget(self.budgets.memory)
         self.handlers = _HANDLERS
         self._lock = threading.Lock()
         self._sockets: set[_Socket] = set()

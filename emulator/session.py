@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import socket
 import struct
+import threading
 import time
 from collections.abc import Sequence
 from enum import IntEnum
@@ -119,6 +120,39 @@ class ProtocolError(Exception):
     the session ends."""
 
 
+class OverBudget(Exception):
+    """A frame longer than the reader's buffer that the listener's memory budget could not hold: it was read and
+    dropped without being kept (the socket is at the next frame); ``prefix`` is the start of its body (at most the
+    buffer's size), for the items before its long one."""
+
+    def __init__(self, verb: int, tag: int, length: int, prefix: bytes):
+        super().__init__(f"a frame of {length} bytes over the memory budget")
+        self.verb, self.tag, self.length, self.prefix = verb, tag, length, prefix
+
+
+class MemoryBudget:
+    """Bytes of long frames (longer than a reader's buffer) held at once by every socket of a listener together:
+    a frame is counted from before its buffer is allocated until the next frame of its socket is read."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def take(self, count: int) -> bool:
+        """Count ``count`` bytes more, unless that would pass the limit (then False, nothing counted)."""
+        with self._lock:
+            if self.used + count > self.limit:
+                return False
+            self.used += count
+            return True
+
+    def give(self, count: int) -> None:
+        """``count`` bytes taken are no longer held."""
+        with self._lock:
+            self.used -= count
+
+
 # -- where a listener is ---------------------------------------------------------------------------------------
 
 def parse_address(text: str) -> tuple[str, Any]:
@@ -221,6 +255,26 @@ def encode_items(kinds: str, values: Sequence[Any]) -> bytes:
     return _codec(kinds)[0](values)
 
 
+def decode_all_but_last(kinds: str, prefix: bytes) -> list[Any] | None:
+    """The items of a frame's body of which only ``prefix`` was kept, when every item but the last is whole in
+    it (the last, the long one, given as empty); None when not."""
+    kinds = kinds.replace("/", "")
+    items: list[Any] = []
+    at = 0
+    for kind in kinds[:-1]:
+        size = 4 if kind in "ib" else 8
+        if at + size > len(prefix):
+            return None
+        value = (_I32 if kind == "i" else _I64 if kind == "q" else _U32).unpack_from(prefix, at)[0]
+        at += size
+        if kind == "b":
+            if at + value > len(prefix):
+                return None
+            value, at = bytes(prefix[at:at + value]), at + value
+        items.append(value)
+    return items + [b"" if kinds[-1:] == "b" else 0]
+
+
 def decode_items(kinds: str, body: Any, start: int = 0) -> list[Any]:
     """The items of ``body`` from ``start``, of the kinds ``kinds``; :class:`ProtocolError` when they do not fit
     exactly. Items after a "/" may be missing (0 or empty)."""
@@ -263,6 +317,8 @@ class Reader:
         self._start = self._end = 0  # the bytes received and not yet read
         self.deadline: float | None = None  # monotonic time by which the frames asked for must have arrived
         self.idle: float | None = None  # otherwise: how long a read may wait (None: for ever)
+        self.budget: MemoryBudget | None = None  # the listener's, for frames longer than the buffer
+        self._held = 0  # bytes of the budget the last frame holds (until the next read)
 
     def _receive(self, view: memoryview) -> int:
         """Receive into ``view`` (at least one byte)."""
@@ -296,8 +352,16 @@ class Reader:
         while self._end - self._start < count:
             self._end += self._receive(self._view[self._end:])
 
+    def release(self) -> None:
+        """The last frame's body is no longer used: what it holds of the budget is given back."""
+        if self._held and self.budget is not None:
+            self.budget.give(self._held)
+        self._held = 0
+
     def read(self, limit: int) -> tuple[int, int, memoryview]:
-        """``(verb, tag, body)`` of the next frame; :class:`ProtocolError` for a frame longer than ``limit``."""
+        """``(verb, tag, body)`` of the next frame; :class:`ProtocolError` for a frame longer than ``limit``,
+        :class:`OverBudget` (the frame read and dropped) for a long one the budget cannot hold."""
+        self.release()
         self._have(HEADER.size)
         length, verb, _flags, tag = HEADER.unpack_from(self._buffer, self._start)
         if length < HEADER_BODY or length > limit:
@@ -310,6 +374,10 @@ class Reader:
             if self._start == self._end:
                 self._start = self._end = 0
             return verb, tag, body
+        if self.budget is not None:
+            if not self.budget.take(total - HEADER.size):
+                raise OverBudget(verb, tag, total, self._drop(total))
+            self._held = total - HEADER.size
         big = bytearray(total - HEADER.size)  # a long frame: its own buffer, filled straight from the socket
         view = memoryview(big)
         have = min(self._end - self._start - HEADER.size, len(big))
@@ -318,6 +386,17 @@ class Reader:
         while have < len(big):
             have += self._receive(view[have:])
         return verb, tag, view
+
+    def _drop(self, total: int) -> bytes:
+        """Read the frame of ``total`` bytes at ``_start`` through the buffer without keeping it; the start of its
+        body (as much as the buffer holds)."""
+        self._have(self.SIZE)
+        prefix = bytes(self._buffer[self._start + HEADER.size:self._start + self.SIZE])
+        left = total - (self._end - self._start)
+        self._start = self._end = 0
+        while left:
+            left -= self._receive(self._view[:min(left, self.SIZE)])
+        return prefix
 
     def pending(self) -> bool:
         """Whether bytes of a next frame are already buffered."""

@@ -437,6 +437,48 @@ def test_an_unconnected_inquire_costs_nothing_and_a_connected_one_only_what_it_a
     assert _peak_while(connected) < 8 * 1024 * 1024
 
 
+
+def _stream_long_frame(session: RawSession, verb: int, items: bytes, length: int) -> None:
+    """A frame of ``verb``: ``items`` then a last item of ``length`` zero bytes, sent 64 KiB at a time (the test
+    holds no more than that of it)."""
+    chunk = bytes(64 * 1024)
+    session.send(protocol.HEADER.pack(protocol.HEADER_BODY + len(items) + 4 + length, verb, 0, 7) + items +
+                 length.to_bytes(4, "little"))
+    for _ in range(length // len(chunk)):
+        session.send(chunk)
+
+
+def test_a_long_frame_past_the_listeners_memory_budget_is_storage_not_available_without_being_held(tmp_path):
+    """Issue 34 budgets: the bytes of long frames all sockets hold at once are bounded (Budgets.memory); a put
+    past it is read through in the socket's 64 KiB buffer, answered MQRC_STORAGE_NOT_AVAILABLE with its MQMD and
+    MQPMO unchanged, and the session goes on; a frame whose long item is not its last ends the session."""
+    emulator = Emulator(real_time=True)
+    emulator.developer()
+    server = Listener(f"unix:{tmp_path}/qm.sock", emulator, budgets=Budgets(memory=4 * 1024 * 1024)).start()
+    try:
+        session = _connected(server, user=b"", password=b"")
+        hobj = _open(session)
+        md, pmo = structure("MD"), structure("PMO", Options=CMQC.MQPMO_NO_SYNCPOINT)
+
+        def put_8_mib():
+            _stream_long_frame(session, Verb.PUT, protocol.encode_items("iibb", [session.hconn, hobj, md, pmo]),
+                               8 * 1024 * 1024)
+            verb, tag, body = session.reader.read(protocol.MAX_FRAME)
+            assert (verb, tag) == (Verb.PUT, 7)
+            assert protocol.decode_items("ii" + protocol.REPLY[Verb.PUT], body) == [MQCC_FAILED, 2071, md, pmo]
+        assert _peak_while(put_8_mib) < 1024 * 1024
+        assert _put(session, hobj, b"x" * (3 * 1024 * 1024))[:2] == [MQCC_OK, 0]  # within the budget
+        assert [len(data) for _, data in emulator.messages("DEV.QUEUE.1")] == [3 * 1024 * 1024]
+        assert _until(lambda: server.memory.used == 0)  # given back once the put was done
+        other = _connected(server, user=b"", password=b"")
+        od = structure("OD", ObjectName=QUEUE)
+        _stream_long_frame(other, Verb.OPEN, protocol.encode_items("ibi", [other.hconn, od, 0]), 8 * 1024 * 1024)
+        assert other.closed_by_peer()  # its long item (an ObjectString) is not the last: nothing to answer with
+        assert _put(session, hobj, b"after")[:2] == [MQCC_OK, 0]  # the first session still served
+    finally:
+        server.close()
+
+
 # -- several queue managers, TLS --------------------------------------------------------------------------------
 
 def test_one_listener_serves_several_queue_managers_by_name(tmp_path):
