@@ -678,6 +678,22 @@ class ReallocatesOnceStopped(Cluster):
         return result
 
 
+# distributed queuing
+class DeadLetterQueueIgnored(Cluster):
+    """The receiving queue manager's DeadLetterQName is ignored: what a channel cannot put stops the channel or is
+    discarded as if there were no dead-letter queue."""
+
+    def transmit(self, name: str, count: int | None) -> Result:
+        saved = {qm.name: qm.dead_letter_q_name for qm in self.qmgrs.values()}
+        for qm in self.qmgrs.values():
+            qm.dead_letter_q_name = ""
+        try:
+            return super().transmit(name, count)
+        finally:
+            for qm in self.qmgrs.values():
+                qm.dead_letter_q_name = saved[qm.name]
+
+
 class WeightIgnored(Cluster):
     """CLWLWGHT is ignored: every choice counts as if the weight were the default 50."""
 
@@ -809,6 +825,7 @@ SEMANTIC_MODELS: dict[str, SemanticMutant] = {
     "reallocation-moves-explicit-qmgr": _w("cluster.reallocation.not-explicit-qmgr", ReallocatesExplicitQmgr),
     "reallocation-reroutes-in-doubt": _w("cluster.reallocation.not-in-doubt", ReallocatesInDoubt),
     "reallocation-once-stopped": _w("cluster.reallocation.not-once-stopped", ReallocatesOnceStopped),
+    "dead-letter-queue-ignored": _w("distributed.dlq.put", DeadLetterQueueIgnored),
     "clwlwght-ignored": _w("cluster.workload.weight", WeightIgnored),
     "suspend-ignored": _w("cluster.workload.suspended", SuspendIgnored),
 }

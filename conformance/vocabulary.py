@@ -1129,8 +1129,95 @@ PUBSUB = Area(
     clauses=("publish", "sub", "topic"))
 
 
+# -- distributed queuing ------------------------------------------------------------------------------------
+# Three queue managers in a line: QM1 sends to QM2's TARGET directly, to QM3's through QM2 (a queue-manager alias
+# on QM1, QM2's own channel on), and to a queue QM2 does not have; channels start, stop and retry; QM2's TARGET is
+# put-inhibited and allowed; channels transmit some or all; consumers get; depths, channel status and the
+# dead-letter queues show where everything went (reference/distributed.py, reference/channels.py).
+
+LINE_CHANNELS = ("QM1.QM2", "QM2.QM3")
+ROUTES = {"two": ("TARGET", "QM2"), "three": ("TARGET", "QM3"), "nowhere": ("NO.SUCH.QUEUE", "QM2"),
+          "remote": ("RQ", "")}
+
+
+@rule(route=OneOf(tuple(ROUTES)), priority=OneOf((2, 7)), persistent=BOOL, report=OneOf(((), (), ("MQRO_COA",),
+      ("MQRO_DISCARD_MSG", "MQRO_EXCEPTION"))), syncpoint=OneOf((False, False, True)), weight=5)
+def remote_put(route, priority, persistent, report, syncpoint):
+    queue, qmgr = ROUTES[route]
+    return [_call("put1", queue=queue, **({"ObjectQMgrName": qmgr} if qmgr else {}),
+                  PMO={"Options": ["MQPMO_SYNCPOINT"] if syncpoint else []},
+                  MD={"Priority": priority, "Persistence": PERSISTENCE[not persistent], "Report": list(report),
+                      "ReplyToQ": "REPLY"}, data=route)]
+
+
+@rule(channel=OneOf(LINE_CHANNELS), state=OneOf(("start", "start", "MQCHS_STOPPED", "MQCHS_INACTIVE",
+                                                   "MQCHS_RETRYING")), weight=2)
+def channel_state(channel, state):
+    if state == "start":
+        return [_call("start_channel", name=channel)]
+    return [_call("stop_channel", name=channel, STATUS=state)]
+
+
+@rule(channel=OneOf(LINE_CHANNELS + ("QM2.QM1",)), count=OneOf((None, None, 1, 2)), weight=4)
+def transmit(channel, count):
+    return [_call("transmit", channel=channel, **({} if count is None else {"count": count})),
+            _call("channel_status", name=channel)]
+
+
+@rule(inhibited=BOOL)
+def inhibit_destination(inhibited):
+    return [_call("alter_queue", qmgr="QM2", name="TARGET",
+                  InhibitPut="MQQA_PUT_INHIBITED" if inhibited else "MQQA_PUT_ALLOWED")]
+
+
+@rule(where=OneOf(("t2", "t3", "d2", "r1")), weight=3)
+def distributed_consume(where):
+    return [_get(handle=where)]
+
+
+@rule(commit=BOOL)
+def distributed_end_unit(commit):
+    return _end_unit_of_work(commit)
+
+
+@rule()
+def distributed_depths():
+    return [_call("inquire", handle=h, Selectors=["MQIA_CURRENT_Q_DEPTH"]) for h in ("x2", "x3")]
+
+
+DISTRIBUTED_SETUP: tuple[dict[str, Any], ...] = (
+    *[_call("define_qmgr", name=q, DeadLetterQName="DLQ") for q in ("QM1", "QM2", "QM3")],
+    _call("define_queue", name="DLQ", qmgr="QM2"), _call("define_queue", name="REPLY", qmgr="QM1"),
+    _call("define_queue", name="QM2", qmgr="QM1", Usage="MQUS_TRANSMISSION"),
+    _call("define_queue", name="QM3", qmgr="QM2", Usage="MQUS_TRANSMISSION"),
+    _call("define_queue", name="QM1", qmgr="QM2", Usage="MQUS_TRANSMISSION"),
+    _call("define_queue", name="TARGET", qmgr="QM2"), _call("define_queue", name="TARGET", qmgr="QM3"),
+    _call("define_qremote", name="QM3", qmgr="QM1", RemoteQMgrName="QM3", XmitQName="QM2"),
+    _call("define_qremote", name="RQ", qmgr="QM1", RemoteQName="TARGET", RemoteQMgrName="QM2", DefPriority=4),
+    _call("define_sender", name="QM1.QM2", qmgr="QM1", CONNAME="QM2", XMITQ="QM2", MRRTY=1),
+    _call("define_sender", name="QM2.QM3", qmgr="QM2", CONNAME="QM3", XMITQ="QM3", NPMSPEED="MQNPMS_NORMAL"),
+    _call("define_sender", name="QM2.QM1", qmgr="QM2", CONNAME="QM1", XMITQ="QM1"),
+    *[_call("start_channel", name=c) for c in LINE_CHANNELS + ("QM2.QM1",)],
+    _call("connect", connection="on-QM2", qmgr="QM2"), _call("connect", connection="on-QM3", qmgr="QM3"),
+    _open("t2", ["MQOO_INPUT_SHARED"], "TARGET", connection="on-QM2"),
+    _open("d2", ["MQOO_INPUT_SHARED"], "DLQ", connection="on-QM2"),
+    _open("t3", ["MQOO_INPUT_SHARED"], "TARGET", connection="on-QM3"),
+    _open("r1", ["MQOO_INPUT_SHARED"], "REPLY"),
+    _open("x2", ["MQOO_INQUIRE"], "QM2"), _open("x3", ["MQOO_INQUIRE"], "QM3", connection="on-QM2"),
+)
+
+DISTRIBUTED = Area(
+    "distributed", "Three queue managers joined by sender/receiver channels: remote queue definitions, a "
+    "queue-manager alias, channels started, stopped and retrying, message retry, the dead-letter queue and reports "
+    "travelling back", frozenset({"core", "distributed", "cluster", "reports", "units-of-work"}), DISTRIBUTED_SETUP,
+    (remote_put, channel_state, transmit, inhibit_destination, distributed_consume, distributed_end_unit,
+     distributed_depths),
+    clauses=("distributed",))
+
+
 AREAS: dict[str, Area] = {a.name: a for a in (GROUPS, SEGMENTATION, BROWSE_MARK, OPTIONS, MATCHING, UNITS_OF_WORK,
-                                              QUEUES, DYNAMIC, SET, ALIAS, EXPIRY, REPORTS, CLUSTER, PUBSUB)}
+                                              QUEUES, DYNAMIC, SET, ALIAS, EXPIRY, REPORTS, CLUSTER, PUBSUB,
+                                              DISTRIBUTED)}
 
 
 # -- table-directed generation ------------------------------------------------------------------------------

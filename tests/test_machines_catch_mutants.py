@@ -75,3 +75,12 @@ def test_an_expected_option_list_with_bits_no_name_defines_is_written_as_the_fie
     validate_scenario({"id": "x", "title": "x", "clauses": ["put.msgid.generated"],
                        "setup": {"queues": [{"name": "Q1"}]},
                        "steps": [{"put": {"handle": "h", "data": "a"}, "expect": expect}]})
+
+
+def test_distributed_machine_catches_a_dead_letter_queue_ignored():
+    """A channel that stops (or discards) where the receiving queue manager has a dead-letter queue differs at the
+    channel status or the dead-letter queue's depth (distributed.dlq.put)."""
+    from mq_conformance.conformance.differential import MACHINES
+
+    _caught(MACHINES["distributed"], "mutant:dead-letter-queue-ignored", max_examples=300, stateful_step_count=25,
+            phases=NO_SHRINK)
