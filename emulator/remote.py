@@ -259,21 +259,24 @@ def _drop(hconn: int) -> None:
         channel.close()
 
 
-def _resolved_string(cls_name: str, sent: bytes, returned: bytes, resolved: bytes) -> bytes:
-    """The ResObjectString the listener sent, copied into the caller's buffer (at most its VSBufSize) with its
-    full length in VSLength, as IBM's client returns it; the structure unchanged when there is none or no
-    buffer."""
-    if not resolved:
+def _resolved_string(cls_name: str, sent: bytes, returned: bytes, resolved: bytes,
+                     field: str = "ResObjectString") -> bytes:
+    """A string the listener sent for the MQCHARV ``field`` (ResObjectString; MQSTS's ObjectString), copied into
+    the caller's buffer (at most its VSBufSize) with its full length in VSLength, as IBM's client returns it; the
+    structure unchanged when there is none or no buffer."""
+    if not resolved or f"{field}VSLength" not in protocol.shape(cls_name).offsets:
         return returned
     shape = protocol.shape(cls_name)
     try:
         structure = layout(cls_name).unpack(bytes(sent))
     except Exception:  # noqa: BLE001 - a structure the listener accepted but this layout cannot read: left as is
         return returned
-    pointer, size = structure.ResObjectStringVSPtr, structure.ResObjectStringVSBufSize
+    if getattr(structure, "Version", 0) < (2 if cls_name == "STS" else 0):
+        return returned  # MQSTS version 1 has no ObjectString
+    pointer, size = getattr(structure, f"{field}VSPtr"), getattr(structure, f"{field}VSBufSize")
     if pointer and size > 0:
         ctypes.memmove(pointer, resolved, min(size, len(resolved)))
-    at = shape.offsets["ResObjectStringVSLength"]
+    at = shape.offsets[f"{field}VSLength"]
     return returned[:at] + len(resolved).to_bytes(4, "little", signed=True) + returned[at + 4:]
 
 
@@ -388,8 +391,8 @@ def MQSTAT(hconn: Any, status_type: int, sts: bytes) -> tuple[bytes, int, int]: 
     out, failed = _request(hconn, Verb.STAT, status_type, sts)
     if out is None:
         return sts, MQCC_FAILED, failed
-    comp, reason, sts_out, _object_string, _sub_name = out
-    return _keep("STS", sts, sts_out), comp, reason
+    comp, reason, sts_out, object_string, _sub_name = out  # SubName: always empty for MQSTAT_TYPE_ASYNC_ERROR
+    return _resolved_string("STS", sts, _keep("STS", sts, sts_out), object_string, "ObjectString"), comp, reason
 
 
 def MQSUB(hconn: Any, sd: bytes, hobj: int) -> tuple[bytes, int, int, int, int]:  # noqa: N802

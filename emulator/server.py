@@ -561,7 +561,11 @@ class _Socket:
         sts_shape = protocol.shape("STS")
         sts, length, tail = sts_shape.whole(sts_raw)
         sts_out, comp, reason = native.MQSTAT(session.hconn, status_type, sts)
-        return [comp, reason, sts_shape.back(sts_out, length, tail), b"", b""]
+        # MQSTS version 2's strings, as IBM's MQSTS page gives them for MQSTAT_TYPE_ASYNC_ERROR: ObjectString the
+        # long name of the queue or topic of the first failing put (the model records its name), SubName empty
+        at = sts_shape.offsets["ObjectName"]
+        object_string = bytes(sts_out[at:at + 48]).rstrip(b" \0") if comp == MQCC_OK else b""
+        return [comp, reason, sts_shape.back(sts_out, length, tail), object_string, b""]
 
     def cancel(self, session: Session, items: list) -> list:
         session.cancel_pending = True

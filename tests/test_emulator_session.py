@@ -370,6 +370,44 @@ def test_an_error_of_the_emulator_command_is_one_line_with_one_prefix(arguments,
     assert line.startswith("mqconf: emulator: ") and line.count("mqconf") == 1, line
 
 
+
+def test_stat_returns_the_object_string_of_the_first_failing_asynchronous_put(listener):
+    """MQSTS version 2 (IBM's MQSTS page): for MQSTAT_TYPE_ASYNC_ERROR, ObjectString is the long name of the queue
+    of the put that failed first and SubName a zero-length string; libmqm copies both into the application's
+    buffers."""
+    listener.emulator.define_queue("APP.OUT", MaxQDepth=1)
+    session = _connected(listener)
+    hobj = _open(session, b"APP.OUT", CMQC.MQOO_OUTPUT)
+    pmo = structure("PMO", Options=CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_NO_SYNCPOINT)
+    for data in (b"1", b"2"):  # the second finds the queue full: told by MQSTAT
+        assert session.call(Verb.PUT, session.hconn, hobj, structure("MD"), pmo, data)[:2] == [MQCC_OK, 0]
+    out = session.call(Verb.STAT, session.hconn, CMQC.MQSTAT_TYPE_ASYNC_ERROR, structure("STS", Version=2))
+    assert out[:2] == [MQCC_OK, 0] and out[3:] == [b"APP.OUT", b""]
+    again = session.call(Verb.STAT, session.hconn, CMQC.MQSTAT_TYPE_ASYNC_ERROR, structure("STS", Version=2))
+    assert again[3:] == [b"", b""]  # nothing failed since
+
+
+
+def test_the_python_client_copies_stats_object_string_into_the_callers_buffer(listener):
+    """Through the Python client (remote.py): ObjectString into the MQSTS's own buffer, VSLength its length."""
+    listener.emulator.define_queue("APP.OUT", MaxQDepth=1)
+    application = _application(listener, (
+        "import ctypes, ibmmq\n"
+        "from ibmmq import CMQC\n"
+        "qmgr = ibmmq.connect('QM1', 'DEV.APP.SVRCONN', 'localhost(1414)', 'app', 'passw0rd')\n"
+        "queue = ibmmq.Queue(qmgr, 'APP.OUT', CMQC.MQOO_OUTPUT)\n"
+        "for data in (b'1', b'2'):\n"
+        "    queue.put(data, ibmmq.MD(), ibmmq.PMO(Options=CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_NO_SYNCPOINT))\n"
+        "buffer = ctypes.create_string_buffer(64)\n"
+        "sts = ibmmq.STS(ObjectStringVSPtr=ctypes.addressof(buffer), ObjectStringVSBufSize=64)\n"
+        "out = ibmmq.ibmmqc.MQSTAT(qmgr.get_handle(), CMQC.MQSTAT_TYPE_ASYNC_ERROR, sts.pack())\n"
+        "status = ibmmq.STS().unpack(out[0])\n"
+        "print(out[2], status.Reason, status.ObjectStringVSLength, buffer.value.decode())\n"))
+    out, err = application.communicate(timeout=120)
+    assert application.returncode == 0, err
+    assert out.split() == ["0", str(CMQC.MQRC_Q_FULL), "7", "APP.OUT"]
+
+
 # -- budgets ----------------------------------------------------------------------------------------------------
 
 def test_silent_sockets_do_not_lock_out_a_real_client_after_the_handshake_time(tmp_path):
