@@ -173,6 +173,18 @@ def name_refusal(name: str, validate: bool, set_call: bool) -> tuple[str, str] |
     return None
 
 
+def name_clauses(name: str, validate: bool) -> list[str]:
+    """The name rules a name that passed applied, named so that a scenario showing an allowed name can fail at them:
+    the ``usr.`` prefix dropped (properties.names.usr-folder), a settable JMS name (properties.names.jms-reserved),
+    an ``mq_usr`` name with several dots (properties.names.mq-prefix)."""
+    found = ["properties.names.usr-folder"] if name.startswith("usr.") else []
+    if validate and name in SETTABLE_JMS:
+        found.append("properties.names.jms-reserved")
+    if validate and name.startswith("mq_usr") and name.count(".") > 1:
+        found.append("properties.names.mq-prefix")
+    return found
+
+
 def mixed_content(properties: Iterable[str], name: str) -> bool:
     """Whether setting ``name`` would make a name both a property and a group of properties ("a.b" and "a.b.c"):
     the mixed content IBM refuses (properties.names.mixed-content)."""
@@ -205,7 +217,9 @@ def create(qm: QueueManager, hconn: int, options: int) -> Result:
         return failure("MQRC_OPTIONS_ERROR", "properties.handle.options")
     qm.last_hmsg += 1
     qm.message_handles[qm.last_hmsg] = MessageHandle(qm.last_hmsg, hconn, validate=not options & CMHO_NO_VALIDATION)
-    return Result(hobj=qm.last_hmsg, clauses=["properties.handle.create"])
+    # the MQCMHO options given were checked and decide whether names are validated (properties.handle.options)
+    return Result(hobj=qm.last_hmsg, clauses=["properties.handle.create",
+                                              *(["properties.handle.options"] if options else [])])
 
 
 def handle_of(qm: QueueManager, hconn: int, hmsg: int) -> MessageHandle | Result:
@@ -315,7 +329,7 @@ def set_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_:
         value = _float32(value)  # a 32-bit float holds the nearest value it can (properties.types.float32)
     clauses = ["properties.set.replaces"] if key in handle.properties else []
     handle.properties[key] = Property(key, TYPES[type_name_], value, copy_options)
-    return Result(clauses=[*clauses, "properties.set", row.id])
+    return Result(clauses=[*clauses, *name_clauses(name, handle.validate), "properties.set", row.id])
 
 
 def set_descriptor(qm: QueueManager, handle: MessageHandle, name: str, type_name_: str, value: Any) -> Result:
@@ -451,10 +465,12 @@ def inquire(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_: str 
     if name.startswith(DESCRIPTOR_PREFIX) and "%" not in name:
         return _inquire_descriptor(qm, handle, name, type_name_, options)
     names = list(handle.properties)
-    start, clauses = 0, []
-    if options & IMPO_INQ_NEXT and handle.cursor is not None and handle.cursor[0] == name:
-        start = handle.cursor[1] + 1
+    start, clauses = 0, name_clauses(name, False)
+    if options & IMPO_INQ_NEXT:
+        # continues after the cursor for the same name; another name (or none before) starts at the first
         clauses.append("properties.inquire.next")
+        if handle.cursor is not None and handle.cursor[0] == name:
+            start = handle.cursor[1] + 1
     for index in range(start, len(names)):
         prop = handle.properties[names[index]]
         if not wildcard_matches(name, prop.name):
@@ -597,8 +613,9 @@ def plan_get(qm: QueueManager, hconn: int, options: int, hmsg: int | None, prope
     return plan
 
 
-def header_for(qm: QueueManager, plan: GetPlan, message: StoredMessage) -> tuple[bytes, str | None]:
-    """The MQRFH2 header MQGET puts before the message's data (empty when it puts none) and the row that decided.
+def header_for(qm: QueueManager, plan: GetPlan, message: StoredMessage) -> tuple[bytes, list[str]]:
+    """The MQRFH2 header MQGET puts before the message's data (empty when it puts none) and the clauses that
+    decided: the property-control row, and properties.rfh2.only-with-properties when it held a header back.
 
     A message without properties gets no header (properties.rfh2.only-with-properties).
     """
@@ -606,19 +623,20 @@ def header_for(qm: QueueManager, plan: GetPlan, message: StoredMessage) -> tuple
     row = plan.row(qm, properties)
     if row.then["representation"] == "not-modelled":
         raise NotModelled("PropertyControl MQPROP_V6COMPAT")
-    if row.then["representation"] != "rfh2" or not properties:
-        return b"", row.id
-    return rfh2(qm, properties, message.md.Encoding, message.md.CodedCharSetId, message.md.Format), row.id
+    if row.then["representation"] != "rfh2":
+        return b"", [row.id]
+    if not properties:
+        return b"", [row.id, "properties.rfh2.only-with-properties"]
+    return rfh2(qm, properties, message.md.Encoding, message.md.CodedCharSetId, message.md.Format), [row.id]
 
 
 def finish_get(qm: QueueManager, plan: GetPlan, message: StoredMessage, result: Result, header: bytes,
-               clauses_row: str | None) -> None:
+               decided: list[str]) -> None:
     """After a successful get: fill the message handle (its properties replaced by the message's:
     properties.get.handle-replaced), or describe the MQRFH2 in the returned MQMD (properties.rfh2.md-format)."""
     properties = message.properties or ()
     row = plan.row(qm, properties)
-    if clauses_row:
-        result.clauses.append(clauses_row)
+    result.clauses.extend(decided)
     if row.then["representation"] == "handle" and plan.handle is not None:
         plan.handle.properties = {p.name: p for p in properties}
         plan.handle.cursor = None
@@ -732,7 +750,7 @@ def get_with_properties(qm: QueueManager, hconn: int, hobj: int, md, gmo, buffer
     plan = plan_get(qm, hconn, gmo.Options, hmsg, control)
     if isinstance(plan, Result):
         return plan
-    decided: list[str | None] = []
+    decided: list[list[str]] = []
     made: list[bytes] = []
 
     def header(message: StoredMessage) -> bytes:
