@@ -19,10 +19,10 @@ STATUS_COLOURS = {
     "passed": "#2e7d32", "failed": "#c62828", "error": "#c62828", "unexpected pass": "#ef6c00",
     "expected failure": "#7b6f00", "not seen this run": "#7b6f00", "decision differs": "#8e24aa",
     "not claimed": "#607d8b", "not covered": "#9e9e9e", "skipped": "#9e9e9e", "inconclusive": "#9e9e9e",
-    "incomplete": "#9e9e9e", "suspect": "#ad1457", "consequence": "#78909c",
+    "incomplete": "#9e9e9e", "suspect": "#ad1457", "consequence": "#78909c", "not certified": "#bdbdbd",
 }
 ORDER = ("passed", "failed", "unexpected pass", "expected failure", "decision differs", "suspect", "consequence",
-         "not claimed", "not covered")
+         "inconclusive", "not claimed", "not covered", "not certified")
 # What each status means, shown beside the area table (README's report section says the same at more length).
 MEANINGS = {
     "passed": "every piece of evidence citing the clause passed",
@@ -33,8 +33,12 @@ MEANINGS = {
                "bound $c, or an identifier the implementation returned otherwise than the model); not passed, "
                "not failed",
     "consequence": "only steps after a scenario's first difference applied it: listed, not failed",
-    "not claimed": "only scenarios or tests of capabilities the implementation does not claim check it",
-    "not covered": "nothing in this run checks it",
+    "inconclusive": "only checks that failed elsewhere (before a step that applied it) met it: neither passed nor "
+                    "failed",
+    "not claimed": "it belongs to capabilities the implementation does not claim (fixtures/capabilities.yaml)",
+    "not covered": "it is claimed and nothing in this run checks it: a defect of the suite (or a partial run), not "
+                   "counted",
+    "not certified": "a rule of the emulator or of the suite itself, in no certificate",
 }
 
 CSS = """

@@ -251,6 +251,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             check_names(needed, f"{item.nodeid}: capability mark")
         except CapabilityError as exc:
             raise pytest.UsageError(str(exc)) from None
+        # what the test needs, in its record: a report restricts a run to any claim (report.as_claimed)
+        item.user_properties += [("capability", name) for name in sorted(needed)]
         missing = needed - claimed
         if missing:
             item.add_marker(pytest.mark.skip(reason=f"{NOT_CLAIMED}: adapter does not claim {', '.join(sorted(missing))}"))

@@ -15,11 +15,16 @@ finished readable:
 From those, :func:`write_reports` builds (again, any time: ``mqconf report DIR``) ``conformance.json`` (checked
 against ``schemas/report.json``), ``conformance.html``, ``summary.md`` and ``badge.svg``.
 
-Clause statuses, from the evidence that cites a clause, worst first: failed, unexpected pass, expected failure,
-decision differs, passed, not claimed; a clause without evidence is not covered. A failing scenario step blames
-the clauses the scenario cites that the model applied at that step (or, when it cites none of them, the
-scenario's clauses); the other clauses applied there are listed as "also applied", not failed. A failing test
-blames the clauses its failure names (a state machine's diverging call), else those it declares. A clause whose
+A certificate counts the clauses of the capabilities the implementation claims (fixtures/capabilities.yaml,
+``clauses``: each clause belongs to capabilities, or to no certificate); the others are *not claimed* (or *not
+certified*), whatever checks met them. Clause statuses, from the evidence that cites a counted clause, worst
+first: failed, unexpected pass, expected failure, decision differs, suspect, passed, consequence, inconclusive;
+a counted clause without evidence is *not covered*: a defect of the suite (tests/test_clause_capabilities.py),
+kept out of the headline's ratio. A failing scenario step blames the clauses the scenario cites that the model
+applied at that step, or those the step cites itself, and nothing else (a clause the scenario cites elsewhere is
+not blamed for it); the other clauses applied there are listed as "also applied", not failed. A failing test
+blames the clauses its failure names (a state machine's diverging call), else those it declares. Blame stays
+within the claim: a clause not counted is never failed. A clause whose
 confidence is ``decision`` (the model decided where the documents are silent) that an implementation answers
 differently is "decision differs": shown, but it fails the run only in strict mode (``mqconf run --strict``).
 
@@ -65,14 +70,16 @@ INCONCLUSIVE = "inconclusive"  # evidence that failed elsewhere: it neither pass
 # A scenario's first difference is its failure; the clauses of the earlier steps that produced what it depends
 # on are *suspects* (not passed, not failed), those only later failing steps applied are *consequences*.
 SUSPECT, CONSEQUENCE = "suspect", "consequence"
+# A clause in no certificate (fixtures/capabilities.yaml ``clauses.outside``: the emulator's and the suite's own)
+NOT_CERTIFIED = "not certified"
 CLAUSE_STATUSES = (FAILED, UNEXPECTED_PASS, EXPECTED_FAILURE, DECISION_DIFFERS, SUSPECT, PASSED, CONSEQUENCE,
-                   NOT_CLAIMED, NOT_COVERED)
+                   INCONCLUSIVE, NOT_CLAIMED, NOT_COVERED, NOT_CERTIFIED)
 EVIDENCE_STATUSES = (PASSED, FAILED, ERROR, EXPECTED_FAILURE, UNEXPECTED_PASS, NOT_SEEN, NOT_CLAIMED, SKIPPED,
                      SUSPECT, CONSEQUENCE, INCONCLUSIVE)
 # How a piece of evidence counts towards its clause's status.
 _CLAUSE_OF = {PASSED: PASSED, FAILED: FAILED, ERROR: FAILED, EXPECTED_FAILURE: EXPECTED_FAILURE,
               UNEXPECTED_PASS: UNEXPECTED_PASS, NOT_SEEN: EXPECTED_FAILURE, NOT_CLAIMED: NOT_CLAIMED,
-              SUSPECT: SUSPECT, CONSEQUENCE: CONSEQUENCE}
+              SUSPECT: SUSPECT, CONSEQUENCE: CONSEQUENCE, INCONCLUSIVE: INCONCLUSIVE}
 VERDICTS = ("passed", "failed", "incomplete")
 DECISION = "decision"  # the clause confidence of a rule the model decided
 
@@ -171,6 +178,8 @@ def scenario_record(result: ScenarioResult, expectations: list[dict] | None = No
         "status": status,
         "reason": result.reason or expected,
         "clauses": clauses,
+        # what it needs claimed: a report restricts a run to any claim from its records (as_claimed)
+        "capabilities": sorted(getattr(result.scenario, "capabilities", ())),
         "steps": [_step_record(step) for step in result.steps],
     }
 
@@ -594,7 +603,7 @@ def _failing(step: dict) -> bool:
 
 def scenario_blame(record: dict) -> tuple[list[str], list[str]]:
     """What a failing scenario blames, and what else was applied where it failed: the clauses the scenario cites
-    that the model applied at its first failing step (all it cites when it cites none of those), and the other
+    that the model applied at its first failing step (none when it cites none of those), and the other
     clauses applied there ("also applied": shown, not failed). A failing step that cites clauses of its own blames
     those alone: a step breaking two rules at once, where IBM gives no order, cites the decision that orders them.
     Later failing steps are consequences (:func:`scenario_analysis`)."""
@@ -613,13 +622,14 @@ def scenario_analysis(record: dict) -> dict[str, Any]:
     cited = set(record["clauses"])
     steps = record["steps"]
     first = next((i for i, step in enumerate(steps) if _failing(step)), None)
-    if first is None:
-        return {"first": None, "blamed": sorted(cited) if record["status"] in (FAILED, ERROR) else [],
+    if first is None:  # no step differed (a scenario that could not start): no rule is blamed
+        return {"first": None, "blamed": [],
                 "also_applied": [], "consequences": [], "consequence_clauses": [], "suspects": [],
                 "suspect_clauses": []}
     failing = steps[first]
     applied = set(failing["clauses"])
-    blamed = set(failing.get("cites") or ()) or (cited & applied) or cited
+    # a clause fails only by a difference at a step that applies it: a scenario citing it elsewhere is no blame
+    blamed = set(failing.get("cites") or ()) or (cited & applied)
     later = [step for step in steps[first + 1:] if _failing(step)]
     consequence_clauses = {c for step in later for c in step["clauses"]} & cited - blamed
     producers = {name: index for index, step in enumerate(steps[:first]) for name in step.get("binds") or []}
@@ -785,11 +795,37 @@ def missing_results(meta: dict, records: list[dict], tests: list[dict]) -> dict[
     return {"scenarios": scenarios, "tests": missing_tests, "reasons": reasons}
 
 
-def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
+def as_claimed(meta: dict, records: list[dict], tests: list[dict], claim: frozenset[str] | set[str]
+               ) -> tuple[dict, list[dict], list[dict]]:
+    """A run's records as a run of the same implementation claiming only ``claim`` would have them: every
+    scenario and test needing a capability outside it *not claimed*, as the runner and the suite's pytest plugin
+    record it, the rest as they are. A check's result does not depend on what else is claimed (the runner and the
+    plugin only run or skip it), so a certificate of any claim is a function of one run's results under a larger
+    one (tests/test_claims.py runs a claim for real and compares)."""
+    claim = frozenset(claim) | {"core"}
+
+    def missing(item: dict) -> list[str]:
+        return sorted(set(item.get("capabilities") or ()) - claim)
+
+    scenarios = [item if not missing(item) else
+                 {**item, "status": NOT_CLAIMED, "steps": [], "reason": f"adapter does not claim {', '.join(missing(item))}"}
+                 for item in records]
+    checks = [item if not missing(item) else
+              {**item, "status": NOT_CLAIMED, "blamed": [], "duration": 0.0, "when": "setup",
+               "message": f"not claimed: adapter does not claim {', '.join(missing(item))}"}
+              for item in tests]
+    adapter = {**meta["adapter"], "capabilities": sorted(claim & set(meta["adapter"].get("capabilities") or ()))}
+    return {**meta, "adapter": adapter}, scenarios, checks
+
+
+def build_report(directory: Path, registry: Registry, claim: frozenset[str] | None = None) -> dict[str, Any]:
     """The conformance report of a run folder: the suite, the implementation, every clause's status with its
     evidence, every failure with its minimal call sequence and the clauses it blames, the coverage of every
-    table row, what is missing, and the one verdict."""
+    table row, what is missing, and the one verdict. ``claim``: the report of the same run as a claim of only
+    those capabilities (:func:`as_claimed`)."""
     meta, records, tests = read_run(directory)
+    if claim is not None:
+        meta, records, tests = as_claimed(meta, records, tests, claim)
     strict = bool(meta.get("strict"))
     divergences = read_divergences(directory)
     applied: Counter[str] = Counter()
@@ -830,7 +866,18 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
         clause = registry.get(clause_id)
         return clause is not None and clause.confidence == DECISION
 
+    claimed = frozenset(meta["adapter"].get("capabilities") or ())
+
+    def counted(clause_id: str) -> bool:
+        clause = registry.get(clause_id)
+        return clause is None or clause.counted_in(claimed)  # an unknown id stays visible (unknown_clauses)
+
     for failure in failures:
+        # blame stays within the claim: a clause of a capability not claimed is shown as applied, never failed
+        outside = [c for c in failure["clauses"] if not counted(c)]
+        if outside:
+            failure["clauses"] = [c for c in failure["clauses"] if counted(c)]
+            failure["also_applied"] = sorted({*failure["also_applied"], *outside})
         # a difference only at clauses the model decided does not fail a certificate unless it claims strict
         failure["decision_only"] = bool(failure["clauses"]) and all(map(is_decision, failure["clauses"]))
         failure["counts"] = failure["status"] in (UNEXPECTED_PASS, EXPECTED_FAILURE, NOT_SEEN) or (
@@ -842,12 +889,17 @@ def build_report(directory: Path, registry: Registry) -> dict[str, Any]:
     clauses = {}
     for clause_id, clause in sorted(registry.clauses.items()):
         found = evidence.get(clause_id, {"scenarios": {}, "tests": {}})
-        kinds = {_CLAUSE_OF.get(s) for part in found.values() for s in part.values()} - {None}
+        kinds = {_CLAUSE_OF.get(s) for part in found.values() for s in part.values()} - {None, NOT_CLAIMED}
         status = next((s for s in CLAUSE_STATUSES if s in kinds), NOT_COVERED)
-        if status == FAILED and clause.confidence == DECISION and not strict:
+        if clause.outside:
+            status = NOT_CERTIFIED
+        elif not clause.counted_in(claimed):
+            status = NOT_CLAIMED
+        elif status == FAILED and clause.confidence == DECISION and not strict:
             status = DECISION_DIFFERS
         clauses[clause_id] = {
             "area": clause.area, "rule": clause.rule, "status": status, "applied": applied.get(clause_id, 0),
+            "capabilities": sorted(clause.capabilities), "outside": clause.outside,
             "confidence": clause.confidence, "decision": clause.decision,
             "scenarios": sorted(found["scenarios"]), "tests": sorted(found["tests"]),
             "evidence": [{"kind": kind[:-1], "id": k, "status": v}
@@ -997,10 +1049,16 @@ def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing
         reasons = missing["reasons"] + reasons
     passed = by_status.get(PASSED, 0)
     unclaimed = by_status.get(NOT_CLAIMED, 0)
-    claimed = total - unclaimed
+    # the denominator is the claim's clauses (capabilities.yaml), whatever an expectations file says; a claimed
+    # clause no check reached is a defect of the suite, named apart and never counted against the implementation
+    unreached = by_status.get(NOT_COVERED, 0)
+    claimed = total - unclaimed - by_status.get(NOT_CERTIFIED, 0) - unreached
     headline = f"{status.upper()}: {passed}/{claimed} claimed clauses passed ({percent(passed, claimed)})"
     if unclaimed:
         headline += f", {unclaimed} not claimed"
+    if unreached:
+        headline += (f", {unreached} claimed clause{'s' * (unreached != 1)} no check reached (a defect of the "
+                     "suite, not counted)")
     if reasons:
         headline += "; " + "; ".join(reasons)
     if decisions:

@@ -58,6 +58,7 @@ class TestLog:
             "kind": "test", "id": report.nodeid, "status": status, "when": report.when,
             "clauses": [value for name, value in report.user_properties if name == "clause"],
             "blamed": [value for name, value in report.user_properties if name == "blamed"],
+            "capabilities": [value for name, value in report.user_properties if name == "capability"],
             "duration": round(report.duration, 4), "message": message,
         }
         if report.failed and "failure_kind" in properties:

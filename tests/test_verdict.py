@@ -49,10 +49,13 @@ def _test(test_id: str, status: str, clauses: list[str], blamed: list[str] | Non
 
 
 def _run(tmp_path: Path, scenarios: list[dict], tests: list[dict] | None = None, strict: bool = False,
-         planned: list[str] | None = None, collected: list[str] | None = None, finished: bool = True) -> dict:
-    """A run folder written as ``mqconf run`` writes one, from hand-made records; returns its report."""
-    writer = RunWriter(tmp_path, ADAPTER, planned=planned if planned is not None else [s["id"] for s in scenarios],
-                       strict=strict)
+         planned: list[str] | None = None, collected: list[str] | None = None, finished: bool = True,
+         claims: tuple[str, ...] = ("core",), expectations: list[dict] | None = None) -> dict:
+    """A run folder written as ``mqconf run`` writes one, from hand-made records, by an implementation claiming
+    ``claims``; returns its report."""
+    adapter = SimpleNamespace(name="sample", version="1", capabilities=frozenset(claims))
+    writer = RunWriter(tmp_path, adapter, planned=planned if planned is not None else [s["id"] for s in scenarios],
+                       strict=strict, expectations=expectations)
     with writer.results_path.open("a") as out:
         for record in scenarios:
             out.write(json.dumps(record) + "\n")
@@ -102,13 +105,13 @@ def test_a_failing_step_blames_the_cited_clauses_applied_there_and_shows_the_oth
                   [_step("passed", ["put.msgid.generated"]), _step("failed", applied, 1)]),
         _scenario("browse", "passed", ["get.browse.does-not-remove", "inquire.attributes"],
                   [_step("passed", ["get.browse.does-not-remove", "inquire.attributes"])]),
-    ])
+    ], claims=("core", "cluster"))
     clauses = report["clauses"]
     assert clauses["cluster.destination.resolved-qmgr"]["status"] == "failed"
     assert clauses["get.browse.does-not-remove"]["status"] == "passed"
     assert clauses["inquire.attributes"]["status"] == "passed"
-    # cited, but not applied where it failed: neither passed nor failed by this scenario
-    assert clauses["put.msgid.generated"]["status"] == "not covered"
+    # cited, but not applied where it failed: neither passed nor failed by this scenario (reached, so counted)
+    assert clauses["put.msgid.generated"]["status"] == "inconclusive"
     failure = report["failures"][0]
     assert failure["clauses"] == ["cluster.destination.resolved-qmgr"]
     assert failure["also_applied"] == ["get.browse.does-not-remove", "inquire.attributes"]
@@ -119,12 +122,13 @@ def test_a_failing_step_blames_the_cited_clauses_applied_there_and_shows_the_oth
 def test_a_machine_divergence_blames_the_declared_clauses_the_model_applied_at_that_call(tmp_path):
     declared = ["put.logical-order.table1.row5", "put.logical-order.table1.row6"]
     named = ["put.priority.as-q-def", "put.logical-order.table1.row5", "put.msgid.generated"]
-    report = _run(tmp_path, [], [_test("tests/test_differential.py::test_machine[groups]", "failed", declared, named)])
+    report = _run(tmp_path, [], [_test("tests/test_differential.py::test_machine[groups]", "failed", declared, named)],
+                  claims=("core", "groups"))
     failure = report["failures"][0]
     assert failure["clauses"] == ["put.logical-order.table1.row5"]
     assert failure["also_applied"] == ["put.priority.as-q-def", "put.msgid.generated"]
     assert report["clauses"]["put.logical-order.table1.row5"]["status"] == "failed"
-    assert report["clauses"]["put.logical-order.table1.row6"]["status"] == "not covered"
+    assert report["clauses"]["put.logical-order.table1.row6"]["status"] == "inconclusive"
     assert report["clauses"]["put.priority.as-q-def"]["status"] == "not covered"
     assert report["verdict"]["reasons"] == ["1 clause failed", "1 test failed"]
 
@@ -165,10 +169,48 @@ def test_results_missing_make_the_report_incomplete_never_green(tmp_path):
 def test_the_area_table_counts_every_status_and_names_the_clauses_not_covered(tmp_path):
     report = _run(tmp_path, [_scenario("ok", "passed", ["put.msgid.generated"], [_step("passed", [])])])
     put = report["summary"]["areas"]["put"]
-    assert put["passed"] == 1 and put["not covered"] == put["total"] - 1 == len(put["uncovered"])
+    # a core claim: the put area's groups and segmentation rules are not claimed, its core rules not covered
+    assert put["not claimed"] > 0
+    assert put["passed"] == 1 and put["not covered"] == put["total"] - 1 - put["not claimed"] - put["not certified"] \
+        == len(put["uncovered"])
     page = (tmp_path / "conformance.html").read_text()
     row = page[page.index('<tr class="area" data-area="put">'):].split("</tr>", 1)[0]
     assert '<td class="num not-covered">' in row and "put.msgid.from-field" in row
+
+
+def test_a_failing_step_that_applies_none_of_the_cited_clauses_blames_none_of_them(tmp_path):
+    # a publication missing at a get: the scenario also cites a close rule, which no step that differed applied
+    report = _run(tmp_path, [
+        _scenario("missing-publication", "failed", ["close.handle-invalid-after", "conn.disconnect-commits"],
+                  [_step("passed", ["close.handle-invalid-after"]), _step("failed", ["get.no-msg-available"], 1)]),
+    ])
+    failure = report["failures"][0]
+    assert failure["clauses"] == [] and failure["also_applied"] == ["get.no-msg-available"]
+    assert report["clauses"]["close.handle-invalid-after"]["status"] != "failed"
+    assert report["clauses"]["conn.disconnect-commits"]["status"] != "failed"
+    assert report["verdict"]["status"] == "failed"  # the scenario still fails the run
+    assert report["verdict"]["counts"]["failed_clauses"] == 0
+
+
+def test_blame_stays_within_the_claim(tmp_path):
+    # a groups rule applied at a failing step of a core-only implementation is shown as applied, never failed
+    groups_rule = "put.logical-order.table1.row5"
+    assert not REGISTRY.get(groups_rule).counted_in({"core"})
+    report = _run(tmp_path, [_scenario("group", "failed", [groups_rule, "put.options.unknown"],
+                                       [_step("failed", [groups_rule, "put.options.unknown"])])])
+    failure = report["failures"][0]
+    assert failure["clauses"] == ["put.options.unknown"] and groups_rule in failure["also_applied"]
+    assert report["clauses"][groups_rule]["status"] == "not claimed"
+
+
+def test_the_headline_denominator_does_not_depend_on_the_expectations_file(tmp_path):
+    records = [_scenario("a", "failed", ["put.msgid.generated"], [_step("failed", ["put.msgid.generated"])]),
+               _scenario("b", "passed", ["get.browse.does-not-remove"], [_step("passed", ["get.browse.does-not-remove"])])]
+    plain = _run(tmp_path / "plain", records)
+    listed = _run(tmp_path / "listed", [{**records[0], "status": "expected failure"}, records[1]],
+                  expectations=[{"scenario": "a", "reason": "not yet"}])
+    ratio = lambda report: report["verdict"]["headline"].split(" claimed clauses")[0].split("/")[1]  # noqa: E731
+    assert ratio(plain) == ratio(listed) == str(len(REGISTRY.counted({"core"})) - plain["summary"]["clauses_by_status"]["not covered"])
 
 
 def test_run_ids_never_name_a_folder_already_there(tmp_path):
