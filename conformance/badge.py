@@ -27,7 +27,9 @@ def badge_for(report: dict) -> str:
     with or without a clause); red when something failed; grey and INCOMPLETE when results are missing."""
     verdict = report["verdict"]
     by_status = report["summary"]["clauses_by_status"]
-    total = report["summary"]["clauses"] - by_status.get("not claimed", 0)  # the clauses claimed
+    # the clauses claimed, as the headline counts them (report.verdict)
+    total = report["verdict"]["counts"].get("claimed_clauses",
+                                            report["summary"]["clauses"] - by_status.get("not claimed", 0))
     passed = by_status.get("passed", 0)
     counts = verdict["counts"]
     if verdict["status"] == "incomplete":

@@ -33,7 +33,7 @@ from .clauses import Registry, load_registry
 from .identity import command_line
 from .outfolder import OutputError, OutputFolder
 from .stops import Stopped, signals_stop, tolerant_output
-from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, count_parts,
+from .report import (CAMPAIGNS, EXPECTED_FAILURE, UNEXPECTED_PASS, ReportError, RunWriter, causes_section, count_parts,
                      failure_lines, failure_of_test, latest_campaign, load_campaign, load_report, new_run_id,
                      read_divergences, safe_name, scenario_failure, scenario_record, write_reports)
 from .runner import ERROR, FAILED, NOT_CLAIMED, PASSED, ScenarioResult, reference_attribution, run_scenario
@@ -348,7 +348,6 @@ def _run_in(folder: OutputFolder, adapter_name: str, scenarios, registry: Regist
     report = json.loads(paths["json"].read_text())
     by_status = report["summary"]["clauses_by_status"]
     print(f"clauses: " + ", ".join(f"{n} {k}" for k, n in by_status.items() if n))
-    print(report["verdict"]["headline"])
     print(f"report: {paths['json']}")
     print(f"summary: {paths['summary']}")
     print(f"badge: {paths['badge']}")
@@ -366,6 +365,10 @@ def _run_in(folder: OutputFolder, adapter_name: str, scenarios, registry: Regist
         index = make_allure_report(output)
         if index:
             print(f"allure: {index}")
+    # the end of the output is what to act on: the causes, largest first, the verdict, and the page to open
+    for line in causes_section(report, lambda text: for_terminal(text, 300), limit=10):
+        print(line)
+    print(report["verdict"]["headline"])
     print(f"html: {paths['html']}")
     return EXIT_OK if report["verdict"]["status"] == "passed" else EXIT_FAILURES
 

@@ -16,6 +16,20 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 MISSING = "nothing (the field is missing)"
+# the one problem of a call the implementation answered with an error (it said it cannot do it): never a wrong
+# answer, reported as an error everywhere (the runner's step status, a test's verdict, the report's causes)
+ANSWERED_WITH_ERROR = "the implementation answered with an error: "
+
+
+def error_answer(error: object) -> str:
+    """The problem of a call answered with ``error`` instead of an outcome."""
+    return f"{ANSWERED_WITH_ERROR}{error}"
+
+
+def only_error_answers(problems: Iterable[str]) -> bool:
+    """Whether every one of ``problems`` is an error answer (:func:`error_answer`), and there is one."""
+    problems = list(problems)
+    return bool(problems) and all(str(p).startswith(ANSWERED_WITH_ERROR) for p in problems)
 THE_MODEL = "the model (the reference implementation, given the same calls)"
 THE_IMPLEMENTATION = "the implementation"
 

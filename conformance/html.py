@@ -14,6 +14,7 @@ from typing import Any, Iterable
 from mq_conformance.adapters.untrusted import visible
 
 from .difference import call_text, expected_by
+from .report import reading_guide
 
 STATUS_COLOURS = {
     "passed": "#2e7d32", "failed": "#c62828", "error": "#c62828", "unexpected pass": "#ef6c00",
@@ -202,7 +203,9 @@ def render_report(report: dict[str, Any]) -> str:
     verdict = report["verdict"]
     out = [f"<h1>Conformance report: {_e(adapter['name'])}</h1>",
            f'<p id="verdict" class="{"ok" if verdict["status"] == "passed" else "warn"}" '
-           f'data-verdict="{_e(verdict["status"])}"><b>{_e(verdict["headline"])}</b></p>']
+           f'data-verdict="{_e(verdict["status"])}"><b>{_e(verdict["headline"])}</b> '
+           f'<a class="reading" href="{_e(reading_guide())}">how to read this report</a></p>',
+           render_causes(report)]
     if not report["complete"]:
         missing = report["missing"]
         out.append('<div class="warn" id="incomplete"><p><b>INCOMPLETE</b>: this report holds only what finished; '
@@ -230,9 +233,10 @@ def render_report(report: dict[str, Any]) -> str:
 
     by_status = summary["clauses_by_status"]
     tests = summary["tests"]
+    # the headline's own counts (report.verdict), so that the two never disagree
+    passed, claimed = by_status.get("passed", 0), verdict["counts"].get("claimed_clauses", summary["clauses"])
     out += ["<h2 id=\"summary\">Summary</h2>",
-            f"<p>{by_status.get('passed', 0)} of {summary['clauses'] - by_status.get('not claimed', 0)} claimed "
-            f"clauses passed ({_pct(by_status.get('passed', 0), summary['clauses'] - by_status.get('not claimed', 0))})"
+            f"<p>{passed} of {claimed} claimed clauses passed ({_pct(passed, claimed)})"
             f"; {summary['clauses']} clauses in all: "
             + ", ".join(f"{n} {_e(k)}" for k, n in by_status.items() if n) + ".</p>",
             f"<p>{stacked_bar(by_status, 600, 18)}</p>",
@@ -267,13 +271,13 @@ def render_report(report: dict[str, Any]) -> str:
     out.append("</table>")
     out.append("<details><summary>what the statuses mean</summary><ul>" + "".join(
         f"<li>{status_tag(k)} {_e(v)}</li>" for k, v in MEANINGS.items()) + "</ul></details>")
-    out.append(render_decisions(report))
 
     out.append(f"<h2 id=\"failures\">Failures ({len(report['failures'])})</h2>")
     if not report["failures"]:
         out.append("<p>None.</p>")
     for failure in report["failures"]:
         out.append(render_failure(failure, report))
+    out.append(render_decisions(report))  # after the failures: what the model decided, differing or not
 
     out.append(render_campaigns(report))
 
@@ -309,6 +313,29 @@ def render_report(report: dict[str, Any]) -> str:
     return _page(f"Conformance: {adapter['name']}", out)
 
 
+def render_causes(report: dict) -> str:
+    """The page's first section after the verdict: the failures that fail the run grouped by cause, largest first
+    (conformance/causes.py), each with what it accounts for; empty when nothing failed."""
+    causes = report.get("causes") or []
+    if not causes:
+        return ""
+    out = [f'<h2 id="causes">Causes ({len(causes)})</h2>',
+           "<p>The failures that fail the run, grouped by their first differing call (the operation, and the options "
+           "no passing call of it gave; an error answer by the operation and what the implementation said), largest "
+           'first. Each failure\'s detail is under <a href="#failures">Failures</a>, in the same order.</p>',
+           "<table><tr><th>cause</th><th class=num>scenarios</th><th class=num>tests</th>"
+           "<th class=num>campaign signatures</th><th class=num>clauses</th></tr>"]
+    for cause in causes:
+        clauses = ", ".join(f'<a href="#c-{_e(c)}"><code>{_e(c)}</code></a>' for c in cause["clauses"])
+        out.append(f'<tr class="cause"><td><code>{_e(cause["key"])}</code></td>'
+                   f"<td class=num>{len(cause['scenarios'])}</td><td class=num>{len(cause['tests'])}</td>"
+                   f"<td class=num>{len(cause['signatures'])}</td><td class=num>"
+                   + (f"<details><summary>{len(cause['clauses'])}</summary>{clauses}</details>" if clauses else "0")
+                   + "</td></tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
 def render_decisions(report: dict) -> str:
     """The clauses the model decided where the documents are silent, apart: their status and the decision, with
     the differences first."""
@@ -335,7 +362,8 @@ def render_failure(failure: dict, report: dict) -> str:
     decision = "" if failure.get("counts", True) else (
         ' <small class="decision">(a difference where the model decided: not failed)</small>')
     out = [f'<div class="failure" data-kind="{_e(failure["kind"])}"><h3>{status_tag(failure["status"])} '
-           f"{_e(failure['kind'])} <code>{_e(failure['id'])}</code>{decision}</h3>"]
+           f"{_e(failure['kind'])} <code>{_e(failure['id'])}</code>"
+           + (f": {_e(failure['first_difference'])}" if failure.get("first_difference") else "") + f"{decision}</h3>"]
     if failure.get("path"):
         out.append(f"<p><code>{_e(failure['path'])}</code>" + (f" - {_e(failure['title'])}" if failure.get("title") else "")
                    + "</p>")
@@ -372,7 +400,7 @@ def render_failure(failure: dict, report: dict) -> str:
     if failure.get("suspect_steps"):
         out.append('<p>Suspects (earlier steps that produced what the failing step depends on; their clauses are '
                    'neither passed nor failed):</p><ul class="suspects">'
-                   + "".join(f"<li>step {s['index'] + 1} <code>{_e(s['op'])}</code> (line {s['line']}): "
+                   + "".join(f"<li>{_e(s.get('label') or 'step ' + str(s['index'] + 1))} <code>{_e(s['op'])}</code> (line {s['line']}): "
                              f"{_e('; '.join(s['why']))}</li>" for s in failure["suspect_steps"])
                    + "".join(f'<li>suspect clause <a href="#c-{_e(c)}"><code>{_e(c)}</code></a>: '
                              f"{_e((report['clauses'].get(c) or {}).get('rule', ''))}</li>"
@@ -380,7 +408,7 @@ def render_failure(failure: dict, report: dict) -> str:
     if failure.get("consequence_steps"):
         out.append('<p>Consequences (later differences after the first; not counted as failures):</p>'
                    '<ul class="consequences">'
-                   + "".join(f"<li>step {s['index'] + 1} <code>{_e(s['op'])}</code> (line {s['line']}): "
+                   + "".join(f"<li>{_e(s.get('label') or 'step ' + str(s['index'] + 1))} <code>{_e(s['op'])}</code> (line {s['line']}): "
                              f"{_e('; '.join(s['problems']))}"
                              + "".join(f' <a href="#c-{_e(c)}"><code>{_e(c)}</code></a>' for c in s["clauses"])
                              + "</li>" for s in failure["consequence_steps"]) + "</ul>")

@@ -35,6 +35,7 @@ from mq_conformance.adapters.capabilities import CapabilityError, check_names
 from mq_conformance.emulator import install_unless_client
 from mq_conformance.emulator.fixture import ibmmq_emulator  # noqa: F401 - the fixture for ibmmq applications
 
+from .difference import only_error_answers
 from .suite import CERTIFICATION
 from .yamlsource import LineDict, SourceError, load as load_yaml
 
@@ -253,6 +254,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             raise pytest.UsageError(str(exc)) from None
         # what the test needs, in its record: a report restricts a run to any claim (report.as_claimed)
         item.user_properties += [("capability", name) for name in sorted(needed)]
+        if is_random_search(item):  # its failure fails no clause: what it finds depends on the seed (report.py)
+            item.user_properties.append(("search", "random"))
         missing = needed - claimed
         if missing:
             item.add_marker(pytest.mark.skip(reason=f"{NOT_CLAIMED}: adapter does not claim {', '.join(sorted(missing))}"))
@@ -297,9 +300,12 @@ def differences(exc: BaseException | None) -> list[dict[str, Any]]:
 def failure_kind(exc: BaseException) -> tuple[str, str]:
     """What failed, in a word, and one line saying how: ``difference`` (the implementation answered otherwise
     than the documents: an assertion), ``implementation`` (the adapter under test failed: its server died,
-    answered nonsense), or ``suite`` (the suite itself crashed: a bug to report, whose traceback is in the
+    answered nonsense, or answered a call with an error, "not implemented"), or ``suite`` (the suite itself crashed: a bug to report, whose traceback is in the
     run's pytest.log)."""
     text = " ".join(str(exc).split())[:1000]
+    record = getattr(exc, "record", None)
+    if isinstance(exc, AssertionError) and isinstance(record, dict) and only_error_answers(record.get("problems") or []):
+        return "implementation", str(exc)  # it answered with an error ("not implemented"): no wrong answer
     if isinstance(exc, AssertionError):
         return "difference", str(exc)
     if isinstance(exc, AdapterError):

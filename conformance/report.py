@@ -23,8 +23,10 @@ a counted clause without evidence is *not covered*: a defect of the suite (tests
 kept out of the headline's ratio. A failing scenario step blames the clauses the scenario cites that the model
 applied at that step, or those the step cites itself, and nothing else (a clause the scenario cites elsewhere is
 not blamed for it); the other clauses applied there are listed as "also applied", not failed. A failing test
-blames the clauses its failure names (a state machine's diverging call), else those it declares. Blame stays
-within the claim: a clause not counted is never failed. A clause whose
+blames the clauses its failure names, else those it declares; a random search's failure (a state machine's
+divergence, a property test's counterexample) fails the run and shows the clauses the model applied where it
+diverged, but fails none of them, so that the clauses a run fails do not move with its seed. Blame stays within
+the claim: a clause not counted is never failed. A clause whose
 confidence is ``decision`` (the model decided where the documents are silent) that an implementation answers
 differently is "decision differs": shown, but it fails the run only in strict mode (``mqconf run --strict``).
 
@@ -52,8 +54,9 @@ from mq_conformance import fixtures
 from mq_conformance.adapters.untrusted import bounded, for_markdown, for_terminal
 
 from . import __version__
+from .causes import cause_lines, group_causes
 from .clauses import Registry
-from .difference import THE_MODEL, call_text, difference_lines, model_problem
+from .difference import THE_MODEL, call_text, difference_lines, error_answer, field_problem, model_problem
 from .identity import implementation_of
 from .infiles import UnsafeFile, read_bytes, read_text
 from .outfolder import OutputFolder
@@ -81,6 +84,15 @@ _CLAUSE_OF = {PASSED: PASSED, FAILED: FAILED, ERROR: FAILED, EXPECTED_FAILURE: E
               UNEXPECTED_PASS: UNEXPECTED_PASS, NOT_SEEN: EXPECTED_FAILURE, NOT_CLAIMED: NOT_CLAIMED,
               SUSPECT: SUSPECT, CONSEQUENCE: CONSEQUENCE, INCONCLUSIVE: INCONCLUSIVE}
 VERDICTS = ("passed", "failed", "incomplete")
+# the page for implementers on reading a report (the verdict, the causes, each failure), linked from the headline
+READING = "docs/reading-a-report.md"
+
+
+def reading_guide() -> str:
+    """Where :data:`READING` is: the file in a clone of the suite, else its path in the suite's repository."""
+    if isinstance(fixtures.ROOT, Path) and (fixtures.ROOT.parent / READING).is_file():
+        return (fixtures.ROOT.parent / READING).as_uri()
+    return READING
 DECISION = "decision"  # the clause confidence of a rule the model decided
 
 
@@ -654,36 +666,72 @@ def blame_of_test(record: dict) -> tuple[list[str], list[str]]:
     named, declared = list(record.get("blamed") or []), list(record["clauses"])
     if record.get("failure") == "suite":  # the suite itself crashed: no rule of the implementation's is blamed
         return [], []
+    if record.get("random_search"):
+        # a random search (a state machine, a property test) fails the run, and shows the clauses the model applied
+        # where it diverged, but fails none: which divergence it finds depends on the seed, and a clause's verdict
+        # must not (the scenarios and table tests, which do not search, give it)
+        return [], named
     if not named:
         return declared, []
     blamed = [c for c in named if c in declared] or named
     return blamed, [c for c in named if c not in blamed]
 
 
+def step_label(steps: list[dict], index: int) -> str:
+    """A step as the scenario's author counts it: ``step N`` among the steps the file lists (the set-up steps
+    that ``setup:`` expands into come first and are not counted), or ``set-up step N``."""
+    step = steps[index] if 0 <= index < len(steps) else {}
+    before = steps[:index]
+    if step.get("setup"):
+        return f"set-up step {sum(1 for s in before if s.get('setup')) + 1}"
+    return f"step {sum(1 for s in before if not s.get('setup')) + 1}"
+
+
+def shown_path(path: str) -> str:
+    """A scenario's path as a report shows it: relative to the current folder, or to the folder above the suite's
+    fixtures (``fixtures/scenarios/...``, wherever the suite is installed), else as it is."""
+    for base in (Path.cwd(), fixtures.ROOT.parent if isinstance(fixtures.ROOT, Path) else None):
+        if base is None:
+            continue
+        try:
+            return str(Path(path).resolve().relative_to(Path(base).resolve()))
+        except (ValueError, OSError):
+            continue
+    return path
+
+
 def scenario_failure(record: dict) -> dict:
     """A failing scenario's entry of the report's ``failures`` (:func:`scenario_analysis`)."""
     analysis = scenario_analysis(record)
     step = analysis["first"]
-    failure = {"kind": "scenario", "id": record["id"], "status": record["status"], "path": record["path"],
+    steps = record["steps"]
+    path = shown_path(record["path"])
+    failure = {"kind": "scenario", "id": record["id"], "status": record["status"], "path": path,
                "title": record.get("title", ""), "sequence": failing_sequence(record),
                "clauses": analysis["blamed"], "also_applied": analysis["also_applied"],
                "message": record.get("reason", ""),
                "suspects": analysis["suspect_clauses"], "consequences": analysis["consequence_clauses"],
-               "suspect_steps": [{k: s[k] for k in ("index", "line", "op", "why")} for s in analysis["suspects"]],
+               "suspect_steps": [{**{k: s[k] for k in ("index", "line", "op", "why")},
+                                  "label": step_label(steps, s["index"])} for s in analysis["suspects"]],
                "consequence_steps": [{"index": s["index"], "line": s["line"], "op": s["op"],
+                                      "label": step_label(steps, s["index"]),
                                       "problems": s["problems"], "clauses": sorted(set(s["clauses"])
                                                                                    & set(record["clauses"]))}
                                      for s in analysis["consequences"]]}
     if record["status"] == EXPECTED_FAILURE:
         failure["expected_reason"] = record.get("reason") or ""
     if step is not None:
+        label = step_label(steps, step["index"])
         failure["step"] = {"index": step["index"], "line": step["line"], "op": step["op"], "expected": step["expect"],
-                           "actual": step["outcome"], "problems": step["problems"], "call": step["call"]}
+                           "actual": step["outcome"], "problems": step["problems"], "call": step["call"],
+                           "label": label, "status": step["status"]}
+        # the heading names the first difference (its own status: a later error does not make it one)
+        failure["first_difference"] = f"{step['status']} at {label} ({step['op']}, line {step['line']})"
         error = (step["outcome"] or {}).get("error")
         failure["difference"] = {
-            "call": step["call"], "where": f"{record['path']}:{step['line']}, step {step['index'] + 1}",
+            "call": step["call"], "where": f"{path}:{step['line']}, {label}",
             "expected_from": "the scenario",
-            "problems": [f"the implementation answered with an error: {error}"] if error is not None and (
+            "problems": [error_answer(error)] if error is not None and (
                 step["status"] == ERROR) else list(step["problems"])}
     return failure
 
@@ -917,6 +965,10 @@ def build_report(directory: Path, registry: Registry, claim: frozenset[str] | No
     campaigns = [campaign_section(copy, directory, meta["adapter"]) for copy in read_campaigns(directory)]
     expectations = [e for e in meta.get("expectations") or [] if isinstance(e, dict) and "signature" in e]
     failures += campaign_failures(campaigns, meta["adapter"], expectations)
+    causes = group_causes(failures, records)
+    # the detail in the causes' order, largest first; what does not fail the run (expected, decided) after
+    rank = {cause["key"]: number for number, cause in enumerate(causes)}
+    failures.sort(key=lambda failure: rank.get(failure.get("cause"), len(rank)))
     return {
         "schema_version": SCHEMA_VERSION,
         "suite": meta["suite"],
@@ -944,6 +996,7 @@ def build_report(directory: Path, registry: Registry, claim: frozenset[str] | No
         },
         "clauses": clauses,
         "unknown_clauses": unknown,
+        "causes": causes,
         "failures": failures,
         "tables": table_coverage(records, tests),
         "scenarios": records,
@@ -991,8 +1044,17 @@ def campaign_failures(campaigns: list[dict], adapter: dict, expectations: list[d
             failures.append({
                 "kind": "campaign", "id": f"{campaign['id']}/{signature['slug']}",
                 "status": FAILED if reason is None else EXPECTED_FAILURE, "clauses": [],
+                "op": signature["op"], "options": signature["options"],
                 **({} if reason is None else {"expected_reason": reason}),
                 "also_applied": [], "sequence": [], "decision_only": False, "counts": True,
+                # the same layout as every other difference: the call, each field, where it comes from
+                "difference": {"call": {"op": signature["op"], **({"Options": signature["options"].split("+")}
+                                                                  if signature["options"] else {})},
+                               "problems": [field_problem("Reason", signature["model_reason"], signature["impl_reason"])]
+                               + ([f"fields that differ: {signature['fields']}"] if signature.get("fields") else []),
+                               "expected_from": THE_MODEL,
+                               "where": f"campaign {campaign['id']}, {signature['count']} sequence(s); witness "
+                                        f"{signature['witness']['path'] or '(none recorded)'}"},
                 "message": f"campaign {campaign['id']}: {signature['count']} sequence(s) diverge at "
                            f"{signature['op']} [{signature['options'] or 'no options'}]"
                            + (f" in {signature['fields']}" if signature.get("fields") else "") + ": model "
@@ -1014,7 +1076,10 @@ def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing
     counted = [f for f in failures if f["counts"]]
     signatures = sum(1 for f in counted if f["kind"] == "campaign" and f["status"] == FAILED)
     scenarios = sum(1 for f in counted if f["kind"] == "scenario" and f["status"] in (FAILED, ERROR))
+    # an error answer (the implementation said it cannot: "not implemented") is named apart from wrong answers
+    scenario_errors = sum(1 for f in counted if f["kind"] == "scenario" and f["status"] == ERROR)
     tests = [f for f in counted if f["kind"] == "test" and f["status"] in (FAILED, ERROR)]
+    test_errors = sum(1 for f in tests if f["status"] == ERROR)
     unclaused = sum(1 for f in tests if not f["clauses"])
     unexpected = sum(1 for f in counted if f["status"] == UNEXPECTED_PASS)
     # listed by the implementation: still failed. One count: the scenarios and tests that failed as listed.
@@ -1024,15 +1089,20 @@ def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing
     unseen = sum(1 for f in failures if f["status"] == NOT_SEEN)
     counts = {"failed_clauses": by_status.get(FAILED, 0), "failed_scenarios": scenarios, "failed_tests": len(tests),
               "failed_tests_without_clause": unclaused, "unexpected_passes": unexpected, "expected_failures": known,
-              "not_seen": unseen, "decision_differences": decisions, "campaign_signatures": signatures}
+              "not_seen": unseen, "decision_differences": decisions, "campaign_signatures": signatures,
+              "error_scenarios": scenario_errors, "error_tests": test_errors}
     reasons = []
     if counts["failed_clauses"]:
         reasons.append(f"{counts['failed_clauses']} clause{'s' * (counts['failed_clauses'] != 1)} failed")
-    if scenarios:
-        reasons.append(f"{scenarios} scenario{'s' * (scenarios != 1)} failed")
-    if tests:
-        reasons.append(f"{len(tests)} test{'s' * (len(tests) != 1)} failed"
+    if scenarios - scenario_errors:
+        reasons.append(f"{scenarios - scenario_errors} scenario{'s' * (scenarios - scenario_errors != 1)} failed")
+    if scenario_errors:
+        reasons.append(f"{scenario_errors} scenario{'s' * (scenario_errors != 1)} answered with an error")
+    if len(tests) - test_errors:
+        reasons.append(f"{len(tests) - test_errors} test{'s' * (len(tests) - test_errors != 1)} failed"
                        + (f" ({unclaused} citing no clause)" if unclaused else ""))
+    if test_errors:
+        reasons.append(f"{test_errors} test{'s' * (test_errors != 1)} answered with an error")
     if signatures:
         reasons.append(f"{signatures} campaign divergence signature{'s' * (signatures != 1)}")
     if unexpected:
@@ -1053,6 +1123,7 @@ def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing
     # clause no check reached is a defect of the suite, named apart and never counted against the implementation
     unreached = by_status.get(NOT_COVERED, 0)
     claimed = total - unclaimed - by_status.get(NOT_CERTIFIED, 0) - unreached
+    counts.update(claimed_clauses=claimed, passed_clauses=passed, unreached_clauses=unreached)
     headline = f"{status.upper()}: {passed}/{claimed} claimed clauses passed ({percent(passed, claimed)})"
     if unclaimed:
         headline += f", {unclaimed} not claimed"
@@ -1191,18 +1262,32 @@ def failure_lines(failure: dict, rule_of: Callable[[str], str | None], escape: C
         rule = rule_of(clause_id)
         lines.append(f"- clause `{clause_id}`" + (f": {rule}" if rule else ""))
     for step in failure.get("suspect_steps") or []:
-        lines.append(f"- suspect: step {step['index'] + 1} {step['op']} (line {step['line']}): "
+        lines.append(f"- suspect: {step.get('label') or 'step ' + str(step['index'] + 1)} {step['op']} "
+                     f"(line {step['line']}): "
                      + escape("; ".join(step["why"])))
     for clause_id in failure.get("suspects") or []:
         rule = rule_of(clause_id)
         lines.append(f"  - suspect clause `{clause_id}` (not failed, not passed)" + (f": {rule}" if rule else ""))
     for step in failure.get("consequence_steps") or []:
-        lines.append(f"- consequence (not counted): step {step['index'] + 1} {step['op']} (line {step['line']}): "
+        lines.append(f"- consequence (not counted): {step.get('label') or 'step ' + str(step['index'] + 1)} "
+                     f"{step['op']} (line {step['line']}): "
                      + escape("; ".join(step["problems"]))
                      + (" - " + ", ".join(f"`{c}`" for c in step["clauses"]) if step["clauses"] else ""))
     if failure.get("also_applied"):
         lines.append("- also applied (not failed): " + ", ".join(f"`{c}`" for c in failure["also_applied"]))
     return lines
+
+
+def causes_section(report: dict[str, Any], escape: Callable[[str], str], limit: int | None = None) -> list[str]:
+    """The report's first section after its verdict (summary.md, the console): the failures that fail the run
+    grouped by cause, largest first (conformance/causes.py); nothing when none."""
+    if not report.get("causes"):
+        return []
+    return ["## Causes", "", "The failures that fail the run, grouped by their first differing call (the operation, "
+            "and the options no passing call of it gave; an error answer by the operation and what the implementation "
+            "said), largest first. "
+            "Each failure's detail follows below, in the same order.", "",
+            *cause_lines(report["causes"], escape, limit), ""]
 
 
 def render_summary(report: dict[str, Any]) -> str:
@@ -1216,6 +1301,9 @@ def render_summary(report: dict[str, Any]) -> str:
         "",
         f"**{report['verdict']['headline']}**",
         "",
+        f"How to read this report: {READING} (in the suite's repository).",
+        "",
+        *causes_section(report, lambda text: for_markdown(text, 300)),
         f"Suite {report['suite']['version']} (commit {report['suite']['commit'][:12]}, fixtures "
         f"{report['suite']['fixtures_hash']}), profile {report['profile']}"
         + (f", seed {report['seed']}" if report.get("seed") is not None else "")
@@ -1252,8 +1340,9 @@ def render_summary(report: dict[str, Any]) -> str:
         lines += ["## Failures", ""]
     for failure in report["failures"]:
         note = "" if failure.get("counts", True) else " (a difference where the model decided; not failed)"
-        lines.append(f"### {failure['status']}: {failure['id']}" + (f" ({failure['path']})" if failure.get("path") else "")
-                     + note)
+        lines.append(f"### {failure['status']}: {failure['id']}"
+                     + (f": {failure['first_difference']}" if failure.get("first_difference") else "")
+                     + (f" ({failure['path']})" if failure.get("path") else "") + note)
         lines += failure_lines(failure, lambda c: (report["clauses"].get(c) or {}).get("rule"),
                                lambda text: for_markdown(text, 1000))
         lines.append("")

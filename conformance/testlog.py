@@ -59,6 +59,7 @@ class TestLog:
             "clauses": [value for name, value in report.user_properties if name == "clause"],
             "blamed": [value for name, value in report.user_properties if name == "blamed"],
             "capabilities": [value for name, value in report.user_properties if name == "capability"],
+            "random_search": any(name == "search" for name, _ in report.user_properties),
             "duration": round(report.duration, 4), "message": message,
         }
         if report.failed and "failure_kind" in properties:

@@ -300,3 +300,21 @@ def test_strict_mode_is_claimed_on_the_command_line_and_kept_by_the_run(tmp_path
     assert report["strict"] and report["verdict"]["strict"]
     assert json.loads((tmp_path / "s" / "run.json").read_text())["strict"]  # mqconf report rebuilds it strict
     assert "strict" in (tmp_path / "s" / "summary.md").read_text().split("\n\n")[2]
+
+
+def test_a_random_search_fails_the_run_but_no_clause_so_blame_does_not_move_with_the_seed(tmp_path):
+    # the same implementation searched with two seeds: the machine diverges at different calls, and the clauses
+    # the run fails are the same (those of the checks that do not search)
+    declared = ["put.logical-order.table1.row5", "put.logical-order.table1.row6"]
+    table = _test("certification/test_tables.py::test_row[put.logical-order.table1.row5]", "failed",
+                  ["put.logical-order.table1.row5"])
+    failed = []
+    for seed, named in (("a", ["put.logical-order.table1.row5"]), ("b", ["put.logical-order.table1.row6"])):
+        machine = {**_test("certification/test_differential.py::test_machine[groups]", "failed", declared, named),
+                   "random_search": True}
+        report = _run(tmp_path / seed, [], [table, machine], claims=("core", "groups"))
+        failure = next(f for f in report["failures"] if "[groups]" in f["id"])
+        assert failure["clauses"] == [] and failure["also_applied"] == named
+        assert report["verdict"]["status"] == "failed"
+        failed.append(sorted(c for c, v in report["clauses"].items() if v["status"] == "failed"))
+    assert failed[0] == failed[1] == ["put.logical-order.table1.row5"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mq_conformance.conformance.difference import Difference, expect_equal, field_problem
+from mq_conformance.conformance.difference import Difference, error_answer, expect_equal, field_problem
 from mq_conformance.reference.calls import Call, Outcome
 
 SET_UP = "the test's set-up (a call the documents say succeeds, made before the rule is checked)"
@@ -26,7 +26,7 @@ class Session:
         self.last_call = {"op": op, **args}
         outcome = self.adapter.execute(Call(op, args))
         if outcome.error is not None:
-            raise Difference(self.last_call, [f"the implementation answered with an error: {outcome.error}"],
+            raise Difference(self.last_call, [error_answer(outcome.error)],
                              self.expected_from)
         return outcome
 

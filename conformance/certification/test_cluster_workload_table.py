@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import pytest
 
 from mq_conformance.adapters.reference import ReferenceAdapter
-from mq_conformance.conformance.difference import Difference, field_problem
+from mq_conformance.conformance.difference import Difference, error_answer, field_problem
 from mq_conformance.reference.calls import Call
 from mq_conformance.reference.tables import default_spec
 
@@ -146,7 +146,7 @@ def answer(adapter, witness: Witness) -> str:
     for call in witness.calls:
         outcome = adapter.execute(call)
         if outcome.error is not None:
-            raise Difference(call.to_json(), [f"the implementation answered with an error: {outcome.error}"],
+            raise Difference(call.to_json(), [error_answer(outcome.error)],
                              _source(witness), where=f"witness {witness.name}")
         outcomes.append((call, outcome))
     if witness.observe == "depth":
