@@ -46,7 +46,8 @@ browser:
 	else echo "no chromium (needs root and apt-get to install); the browser test will be skipped"; fi
 
 test: install browser
-	@echo "make test: running the whole suite with pytest-xdist (one worker per core)"
+	@echo "make test: the whole suite with pytest-xdist, one worker per core; each worker first collects every test"
+	@echo "make test: (a minute or more on 2 cores) before the first dot; README.md gives the whole run's time"
 	$(RUN) $(VENV_PY) -m pytest -n auto -q
 
 # A conformance run against the model; its last line is the path of the HTML report.

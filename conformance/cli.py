@@ -104,7 +104,8 @@ def describe_failure(result: ScenarioResult, registry: Registry | None) -> list[
     the later differences that are its consequences."""
     failure = scenario_failure(scenario_record(result))
     rule_of = (lambda c: registry.get(c).rule if registry is not None and registry.get(c) else None)
-    lines = [f"{result.status.upper()} {result.scenario.id} ({result.scenario.path})"]
+    heading = f": {failure['first_difference']}" if failure.get("first_difference") else ""
+    lines = [f"{result.status.upper()} {result.scenario.id}{heading} ({failure['path']})"]
     return lines + [f"  {line}" for line in failure_lines(failure, rule_of, lambda text: for_terminal(text, 1000))]
 
 
@@ -731,7 +732,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
         print(f"mqconf: {for_terminal(exc, 2000)}", file=sys.stderr)
         return EXIT_USAGE
     except Stopped as stop:
-        print(f"mqconf: stopped by {stop}; what finished is written", file=sys.stderr)
+        if args.command == "emulator":  # how a listener is meant to end: no line that reads as an error
+            print(f"mqconf emulator: the listener stopped ({stop})", file=sys.stderr)
+        else:
+            print(f"mqconf: stopped by {stop}; what finished is written", file=sys.stderr)
         return stop.exit_status
     except KeyboardInterrupt:
         print("mqconf: interrupted", file=sys.stderr)

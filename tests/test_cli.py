@@ -115,9 +115,10 @@ def test_scenario_with_a_wrong_expectation_exits_1_and_shows_where_and_why(scena
 
 
 def _assert_failure_described(out: str, path: Path) -> None:
-    assert f"FAILED cli-failing ({path})" in out
-    # the call where it differed, named by file and line (step 1 defines Q1, step 2 opens)
-    assert f'- call ({path}:{FAILING_LINE}, step 3): put {{"handle": "h", "data": "one"}}' in out
+    # the heading names the first difference; a step is counted as the file lists it (the open is step 1; the
+    # set-up step that defines Q1 is not counted), with its line
+    assert f"FAILED cli-failing: failed at step 2 (put, line {FAILING_LINE}) ({path})" in out
+    assert f'- call ({path}:{FAILING_LINE}, step 2): put {{"handle": "h", "data": "one"}}' in out
     assert "- CompCode: expected MQCC_FAILED, got MQCC_OK" in out  # each field: expected, then what came back
     assert "- Reason: expected MQRC_Q_FULL, got MQRC_NONE" in out
     assert "- expected by the scenario; got from the implementation" in out

@@ -150,8 +150,13 @@ def print_summary(summary: dict, expectations: list[dict] | None = None) -> int:
     print(f"coverage: {cov['clauses_applied']}/{cov['clauses_total']} clauses applied, "
           f"{cov['table_rows_covered']}/{cov['table_rows_total']} table rows")
     for table_id, table in a["table_rows"].items():
+        # one line per table and reason: a table's rows unreachable by construction are one count, not 63 lines
+        by_reason: dict[str, list[str]] = {}
         for row, why in table.get("unreached", {}).items():
-            print(f"  unreached {row}: {why}")
+            by_reason.setdefault(why, []).append(row)
+        for why, rows in by_reason.items():
+            shown_rows = rows[0] if len(rows) == 1 else f"{len(rows)} rows of {table_id} ({rows[0]}, ...)"
+            print(f"  unreached {shown_rows}: {why}")
     for signature in a["signatures"]:
         reason = listed.get(signature["slug"])
         print(f"{'DIVERGENCE' if reason is None else 'EXPECTED DIVERGENCE'} x{signature['count']}: "
