@@ -982,6 +982,7 @@ def build_report(directory: Path, registry: Registry, claim: frozenset[str] | No
         "complete": not missing["reasons"],
         "missing": missing,
         "verdict": verdict(failures, by_status, len(clauses), missing, strict,
+                           partial=not (meta.get("planned") or {}).get("tests", True),
                            expected=sum(1 for item in (*records, *tests) if item["status"] == EXPECTED_FAILURE)
                            + sum(f["kind"] == "campaign" and f["status"] == EXPECTED_FAILURE for f in failures)),
         "summary": {
@@ -1064,7 +1065,7 @@ def campaign_failures(campaigns: list[dict], adapter: dict, expectations: list[d
 
 
 def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing: dict, strict: bool,
-            expected: int | None = None) -> dict:
+            expected: int | None = None, partial: bool = False) -> dict:
     """The run's one verdict (passed, failed or incomplete), its headline and the reasons, from every failure
     (scenarios, tests and campaign signatures, with or without clauses), the clause statuses and what is
     missing. ``expected``: the scenarios, tests and campaign signatures that failed as the implementation's
@@ -1128,8 +1129,9 @@ def verdict(failures: list[dict], by_status: dict[str, int], total: int, missing
     if unclaimed:
         headline += f", {unclaimed} not claimed"
     if unreached:
-        headline += (f", {unreached} claimed clause{'s' * (unreached != 1)} no check reached (a defect of the "
-                     "suite, not counted)")
+        headline += (f", {unreached} claimed clause{'s' * (unreached != 1)} "
+                     + ("this partial run did not check (not counted)" if partial else
+                        "no check reached (a defect of the suite, not counted)"))
     if reasons:
         headline += "; " + "; ".join(reasons)
     if decisions:
@@ -1299,8 +1301,7 @@ def render_summary(report: dict[str, Any]) -> str:
     lines = [
         f"# Conformance run: {for_markdown(report['adapter']['name'], 200)}",
         "",
-        f"**{report['verdict']['headline']}**",
-        "",
+        f"**{report['verdict']['headline']}**  ",
         f"How to read this report: {READING} (in the suite's repository).",
         "",
         *causes_section(report, lambda text: for_markdown(text, 300)),

@@ -175,7 +175,7 @@ def test_run_writes_report_and_summary_and_prints_the_report_path(scenarios, tmp
     assert report["adapter"]["name"] == "reference"
     markdown = (output / "summary.md").read_text()
     assert "Scenarios: 2 run, 1 passed, 1 failed, 0 errors, 0 not claimed." in markdown
-    assert f"failing.yaml:{FAILING_LINE}, step 3): put" in markdown
+    assert f"failing.yaml:{FAILING_LINE}, step 2): put" in markdown
     results = (output / "results.jsonl").read_text().splitlines()
     assert len(results) == 2
 

@@ -95,7 +95,7 @@ def test_a_failing_scenario_reads_the_same_in_the_console_and_in_the_summary(tmp
     summary = (tmp_path / "run" / "summary.md").read_text()
     block = console[console.index("FAILED put-new-msg-id-replaces-given"):].splitlines()[1:]
     shown = [line.strip() for line in block[:block.index(next(l for l in block if not l.startswith("  ")))]]
-    assert shown[0].startswith("- call (") and ":13, step 5): get " in shown[0]
+    assert shown[0].startswith("- call (") and ":13, step 4): get " in shown[0]  # as the file counts it
     assert shown[2] == "- expected by the scenario; got from the implementation"
     # every line the console prints for it is in summary.md (there escaped for Markdown)
     unescaped = summary.replace("\\", "")
