@@ -145,23 +145,42 @@ def _property_bytes(name: str, value: Any) -> int:
     return len(name) + size
 
 
+# handle's properties dict (by id) -> (its length, its bytes) when last counted: an MQSETMP recounts a handle only
+# when something else (MQDLTMP, an MQGET into it) changed its length, so a budget check costs one lookup per handle
+_TALLIES: dict[int, tuple[int, int]] = {}
+
+
+def _tally(held: dict) -> int:
+    """The bytes of a handle's properties, recounted only when its length changed since the last count."""
+    count, size = _TALLIES.get(id(held), (-1, 0))
+    if count != len(held):
+        size = sum(_property_bytes(p.name, p.value) for p in held.values())
+        if len(_TALLIES) > 65536:  # counts of handles long gone: forgetting them costs only a recount
+            _TALLIES.clear()
+        _TALLIES[id(held)] = (len(held), size)
+    return size
+
+
 def _room_for_property(qm: Any, hconn: int, hmsg: int, name: str, value: Any) -> bool:
     """Whether an MQSETMP of ``name`` fits the budgets of its message handle and of its connection (a property
-    set again gives back what it held). Counts at most MAX_CONNECTION_PROPERTIES properties."""
+    set again gives back what it held); counts what it admits into the handle's tally."""
     handle = qm.message_handles.get(hmsg)
     if handle is None or not isinstance(name, str):
         return True  # the model refuses it
+    held = handle.properties
     grows = _property_bytes(name, value)
-    old = handle.properties.get(properties.kept_name(name))
+    old = held.get(properties.kept_name(name))
     if old is not None:
         grows -= _property_bytes(old.name, old.value)
-    mine = [h for h in qm.message_handles.values() if h.hconn == hconn]
-    held = [(p.name, p.value) for h in mine for p in h.properties.values()]
-    if old is None and (len(handle.properties) >= MAX_MESSAGE_PROPERTIES or len(held) >= MAX_CONNECTION_PROPERTIES):
+    mine = [h.properties for h in qm.message_handles.values() if h.hconn == hconn]
+    if old is None and (len(held) >= MAX_MESSAGE_PROPERTIES
+                        or sum(map(len, mine)) >= MAX_CONNECTION_PROPERTIES):
         return False
-    own = sum(_property_bytes(n, v) for n, v in ((p.name, p.value) for p in handle.properties.values()))
-    return own + grows <= MAX_MESSAGE_PROPERTY_BYTES \
-        and sum(_property_bytes(n, v) for n, v in held) + grows <= MAX_CONNECTION_PROPERTY_BYTES
+    own = _tally(held)
+    if own + grows > MAX_MESSAGE_PROPERTY_BYTES or sum(map(_tally, mine)) + grows > MAX_CONNECTION_PROPERTY_BYTES:
+        return False
+    _TALLIES[id(held)] = (len(held) + (old is None), own + grows)  # as the set will leave it
+    return True
 
 
 def _data_length(type_name: str, value: Any) -> int:
