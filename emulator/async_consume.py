@@ -189,6 +189,12 @@ def mqctl(calls: Any, hconn: int, operation: int, ctlo: bytes) -> tuple[int, int
     return MQCC_OK, MQRC_NONE
 
 
+def delivering_here(hconn: int) -> bool:
+    """Whether the calling thread is ``hconn``'s delivering thread (its consumers' gets, its callbacks)."""
+    connection = _connections.get(hconn)
+    return connection is not None and connection.delivering is threading.current_thread()
+
+
 def forget(hconn: int) -> None:
     """The connection is gone (MQDISC): its callbacks are stopped and deregistered (with their deregister calls)."""
     with _lock:

@@ -32,7 +32,7 @@ from mq_conformance.reference.constants import VALUES, name_of
 
 from . import async_consume, native
 from . import session as protocol
-from .emulator import MQCC_FAILED, MQHC_UNUSABLE_HCONN, MQRC_Q_MGR_NOT_AVAILABLE, EmulatorError, layout
+from .emulator import MQCC_FAILED, MQCC_OK, MQHC_UNUSABLE_HCONN, MQRC_Q_MGR_NOT_AVAILABLE, EmulatorError, layout
 from .session import ProtocolError, Verb
 
 # The module attributes IBM's Python layer reads, as the in-process module has them.
@@ -59,12 +59,32 @@ ENVIRONMENT = "MQCONF_EMULATOR"
 class _Channel:
     """One connection's socket: one call at a time on it."""
 
-    def __init__(self, sock):
+    def __init__(self, sock, address: str = ""):
         self.sock = sock
+        self.address = address
         self.reader = protocol.Reader(sock)
         self.lock = threading.Lock()
         self.tags = itertools.count(1)
         self.hconn = MQHC_UNUSABLE_HCONN  # the listener's handle of this connection
+        self.token = b""  # the session's, for ATTACH
+        self.attached: _Channel | None = None  # the consumers' own socket (opened on their first get)
+
+    def consumer(self) -> _Channel:
+        """The socket the delivering thread's gets go over, ATTACHed to this session (as libmqm's consume.c does),
+        so that the connection's other calls never wait for a consumer's get; opened on first use.
+        :class:`ProtocolError` or OSError when it cannot be."""
+        if self.attached is None:
+            attached = _Channel(protocol.connect(self.address))
+            try:
+                attached.call(Verb.HELLO, protocol.MAGIC, protocol.VERSION, protocol.VERSION)
+                comp, reason = attached.call(Verb.ATTACH, self.token)[:2]
+                if comp != MQCC_OK:
+                    raise ProtocolError(f"ATTACH refused with reason {reason}")
+            except BaseException:
+                attached.close()
+                raise
+            attached.hconn, self.attached = self.hconn, attached
+        return self.attached
 
     def call(self, verb: int, *values: Any) -> list:
         """``[CompCode, Reason, outputs...]``; :class:`ProtocolError` or OSError when the session is gone."""
@@ -72,6 +92,8 @@ class _Channel:
             return protocol.call(self.sock, self.reader, verb, next(self.tags) & 0xFFFF_FFFF, *values)
 
     def close(self) -> None:
+        if self.attached is not None:
+            self.attached.close()
         try:
             self.sock.close()
         except OSError:
@@ -213,7 +235,7 @@ def _open(name: Any, cd: bytes | None, csp: bytes | None, cno: bytes | None = No
         # listener is a queue manager that is not running
         local = address.startswith(("unix:", "/"))
         return MQHC_UNUSABLE_HCONN, MQCC_FAILED, MQRC_Q_MGR_NOT_AVAILABLE if local else MQRC_HOST_NOT_AVAILABLE
-    channel = _Channel(sock)
+    channel = _Channel(sock, address)
     user, password = _credentials(csp)
     os_user, appl = native._this_process()  # noqa: SLF001 - one definition of this process's identity
     try:
@@ -221,7 +243,7 @@ def _open(name: Any, cd: bytes | None, csp: bytes | None, cno: bytes | None = No
         if comp == MQCC_FAILED:
             channel.close()
             return MQHC_UNUSABLE_HCONN, comp, reason
-        comp, reason, hconn, _token = channel.call(
+        comp, reason, hconn, token = channel.call(
             Verb.CONNX, raw_name[:48].ljust(48, b" "), bytes(cno or b""), (user or "").encode("utf-8"),
             (password or "").encode("utf-8"), channel_name.encode("utf-8")[:20].ljust(20, b" "),
             appl.encode("utf-8")[:28].ljust(28, b" "), os_user.encode("utf-8"))
@@ -231,7 +253,7 @@ def _open(name: Any, cd: bytes | None, csp: bytes | None, cno: bytes | None = No
     if comp == MQCC_FAILED:
         channel.close()
         return MQHC_UNUSABLE_HCONN, comp, reason
-    channel.hconn = hconn
+    channel.hconn, channel.token = hconn, token
     local = next(_HCONNS)
     with _lock:
         _channels[local] = channel
@@ -241,11 +263,13 @@ def _open(name: Any, cd: bytes | None, csp: bytes | None, cno: bytes | None = No
 def _request(hconn: Any, verb: int, *values: Any) -> tuple[list | None, int]:
     """``(reply items, 0)``, or ``(None, reason)`` when ``hconn`` is no connection of this process
     (MQRC_HCONN_ERROR) or the listener went away during the call (MQRC_CONNECTION_BROKEN; the connection is
-    then gone)."""
+    then gone). A get of the connection's delivering thread goes over the consumers' own socket."""
     channel = _channels.get(hconn) if type(hconn) is int else None
     if channel is None:
         return None, MQRC_HCONN_ERROR
     try:
+        if verb == Verb.GET and async_consume.delivering_here(hconn):
+            channel = channel.consumer()
         return channel.call(verb, channel.hconn, *values), 0
     except (ProtocolError, OSError):
         _drop(hconn)

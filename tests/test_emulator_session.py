@@ -408,6 +408,43 @@ def test_the_python_client_copies_stats_object_string_into_the_callers_buffer(li
     assert out.split() == ["0", str(CMQC.MQRC_Q_FULL), "7", "APP.OUT"]
 
 
+
+def test_the_python_clients_consumer_gets_go_over_a_socket_attached_to_its_session(listener, tmp_path):
+    """As libmqm's: the delivering thread's gets use a socket of their own (ATTACH), so the connection's socket
+    is never held by a consumer's wait; the messages still reach the callback."""
+    stop = tmp_path / "stop"
+    application = _application(listener, (
+        "import os, sys, threading, time, ibmmq\n"
+        "from ibmmq import CMQC\n"
+        "got = threading.Event()\n"
+        "def on_message(**kwargs):\n"
+        "    if kwargs['cbc'].CallType == CMQC.MQCBCT_MSG_REMOVED:\n"
+        "        got.set()\n"
+        "qmgr = ibmmq.connect('QM1', 'DEV.APP.SVRCONN', 'localhost(1414)', 'app', 'passw0rd')\n"
+        "queue = ibmmq.Queue(qmgr, 'DEV.QUEUE.3', CMQC.MQOO_INPUT_AS_Q_DEF)\n"
+        "cbd = ibmmq.CBD()\n"
+        "cbd.CallbackFunction = on_message\n"
+        "queue.cb(operation=CMQC.MQOP_REGISTER, cbd=cbd, md=ibmmq.MD(), gmo=ibmmq.GMO(\n"
+        "    Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_WAIT, WaitInterval=CMQC.MQWI_UNLIMITED))\n"
+        "qmgr.ctl(CMQC.MQOP_START, ibmmq.CTLO())\n"
+        "sender = ibmmq.connect('QM1', 'DEV.APP.SVRCONN', 'localhost(1414)', 'app', 'passw0rd')\n"
+        "ibmmq.Queue(sender, 'DEV.QUEUE.3', CMQC.MQOO_OUTPUT).put(b'one')\n"
+        "print('delivered' if got.wait(60) else 'timed out', flush=True)\n"
+        f"while not os.path.exists({str(stop)!r}):\n"
+        "    time.sleep(0.02)\n"
+        "qmgr.ctl(CMQC.MQOP_STOP, ibmmq.CTLO())\n"
+        "qmgr.disconnect()\n"
+        "sender.disconnect()\n"))
+    try:
+        assert application.stdout.readline().strip() == "delivered"
+        attached = [len(session.sockets) for session in list(listener._sessions.values())]  # noqa: SLF001
+        assert sorted(attached) == [0, 1]  # the consumer's connection has its own socket, the sender's none
+    finally:
+        stop.write_text("")
+        out, err = application.communicate(timeout=120)
+    assert application.returncode == 0, err
+
+
 # -- budgets ----------------------------------------------------------------------------------------------------
 
 def test_silent_sockets_do_not_lock_out_a_real_client_after_the_handshake_time(tmp_path):
