@@ -83,6 +83,10 @@ class MessageHandle:
     properties: dict[str, Property] = field(default_factory=dict)
     cursor: tuple[str, int] | None = None
     descriptor: MQMD = field(default_factory=MQMD)  # the message descriptor associated with the handle
+    # Derived, not state: how many kept names lie under each group prefix ("a" and "a.b" for "a.b.c"), so the
+    # mixed-content check of MQSETMP costs the name's levels, not a scan of every property already set. None
+    # until needed, and again whenever the names change other than by one MQSETMP (group_index rebuilds it).
+    groups: dict[str | None, int] | None = field(default=None, compare=False, repr=False)
 
 
 # -- tables -------------------------------------------------------------------------------------------------
@@ -187,11 +191,48 @@ def name_clauses(name: str, validate: bool) -> list[str]:
 
 def mixed_content(properties: Iterable[str], name: str) -> bool:
     """Whether setting ``name`` would make a name both a property and a group of properties ("a.b" and "a.b.c"):
-    the mixed content IBM refuses (properties.names.mixed-content)."""
+    the mixed content IBM refuses (properties.names.mixed-content). The definition, by a scan of every name; the
+    model's MQSETMP asks :func:`handle_mixed_content`, which answers the same from the handle's group index."""
     for other in properties:
         if other != name and (other.startswith(name + ".") or name.startswith(other + ".")):
             return True
     return False
+
+
+def groups_of(name: str) -> list[str]:
+    """The group prefixes a kept name lies under: "a" and "a.b" for "a.b.c" (none for "a")."""
+    return [name[:at] for at, char in enumerate(name) if char == "."]
+
+
+def group_index(handle: MessageHandle) -> dict[str | None, int]:
+    """The handle's count of names under each group prefix, rebuilt when it is missing or does not count the
+    handle's names (properties replaced or deleted since it was made)."""
+    index = handle.groups
+    if index is None or index[None] != len(handle.properties):
+        index = {None: len(handle.properties)}  # None, no group: how many names the index counts
+        for name in handle.properties:
+            for group in groups_of(name):
+                index[group] = index.get(group, 0) + 1
+        handle.groups = index
+    return index
+
+
+def handle_mixed_content(handle: MessageHandle, name: str) -> bool:
+    """:func:`mixed_content` of the handle's names and ``name``, in the name's levels rather than the handle's
+    size: a group of ``name`` that is a property, or properties under ``name`` (properties.names.mixed-content)."""
+    if any(group in handle.properties for group in groups_of(name)):
+        return True
+    return group_index(handle).get(name, 0) > 0
+
+
+def _indexed_set(handle: MessageHandle, key: str, value: Property) -> None:
+    """Store a property, keeping the group index in step when the name is new."""
+    index = group_index(handle)
+    if key not in handle.properties:
+        for group in groups_of(key):
+            index[group] = index.get(group, 0) + 1
+        index[None] += 1
+    handle.properties[key] = value
 
 
 def wildcard_matches(pattern: str, name: str) -> bool:
@@ -320,7 +361,7 @@ def set_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_:
     if refused is not None:
         return failure(*refused)
     key = kept_name(name)
-    if handle.validate and mixed_content(handle.properties, key):
+    if handle.validate and handle_mixed_content(handle, key):
         return failure("MQRC_PROPERTY_NAME_ERROR", "properties.names.mixed-content")
     row = type_row(qm, type_name_)
     if isinstance(value, int) and not isinstance(value, bool) and row.then["json"] == "number":
@@ -328,7 +369,7 @@ def set_property(qm: QueueManager, hconn: int, hmsg: int, name: str, type_name_:
     if type_name_ == "MQTYPE_FLOAT32":
         value = _float32(value)  # a 32-bit float holds the nearest value it can (properties.types.float32)
     clauses = ["properties.set.replaces"] if key in handle.properties else []
-    handle.properties[key] = Property(key, TYPES[type_name_], value, copy_options)
+    _indexed_set(handle, key, Property(key, TYPES[type_name_], value, copy_options))
     return Result(clauses=[*clauses, *name_clauses(name, handle.validate), "properties.set", row.id])
 
 
@@ -539,6 +580,7 @@ def delete_property(qm: QueueManager, hconn: int, hmsg: int, name: str, options:
     if key not in handle.properties:
         return Result(MQCC_WARNING, VALUES["MQRC_PROPERTY_NOT_AVAILABLE"], ["properties.delete.not-available"])
     del handle.properties[key]
+    handle.groups = None
     handle.cursor = None
     return Result(clauses=["properties.delete"])
 
@@ -639,6 +681,7 @@ def finish_get(qm: QueueManager, plan: GetPlan, message: StoredMessage, result: 
     result.clauses.extend(decided)
     if row.then["representation"] == "handle" and plan.handle is not None:
         plan.handle.properties = {p.name: p for p in properties}
+        plan.handle.groups = None
         plan.handle.cursor = None
         if result.md is not None:
             plan.handle.descriptor = result.md.copy()  # the handle's descriptor is the message's (MsgHandle field)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import struct
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mq_conformance.adapters.reference import ReferenceAdapter
 from mq_conformance.conformance.runner import NOT_CLAIMED, PASSED, run_scenario
@@ -130,3 +132,27 @@ def test_a_message_keeps_its_properties_through_a_unit_of_work_backout():
         assert outcome.CompCode == "MQCC_OK", (call, outcome)
     answer = adapter.execute(Call.from_json({"op": "inqmp", "hmsg": "g", "Name": "k"}))
     assert answer.property == {"Name": "k", "Type": "MQTYPE_INT16", "Value": 3}
+
+
+# -- mixed content through the handle's group index (properties.names.mixed-content) --------------------------
+
+_NAME = st.text(alphabet="ab.", min_size=1, max_size=6).filter(
+    lambda n: not n.startswith(".") and not n.endswith(".") and ".." not in n)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["set", "delete", "replace"]), _NAME), max_size=16), _NAME)
+def test_the_indexed_mixed_content_check_answers_as_the_definition_after_any_sets_deletes_and_gets(steps, name):
+    """MQSETMP asks the handle's group index; after sets, deletes and a get that replaces every property, it must
+    answer as the scan of every name (mixed_content) does."""
+    handle = properties.MessageHandle(1, 1)
+    for action, other in steps:
+        if action == "set" and not properties.handle_mixed_content(handle, other):
+            properties._indexed_set(handle, other, other)
+        elif action == "delete" and other in handle.properties:
+            del handle.properties[other]
+            handle.groups = None
+        elif action == "replace":  # as finish_get does: the message's properties replace the handle's
+            handle.properties = {n: n for n in [other] if not properties.mixed_content((), n)}
+            handle.groups = None
+        assert properties.handle_mixed_content(handle, name) == properties.mixed_content(handle.properties, name)
