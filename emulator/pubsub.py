@@ -23,6 +23,11 @@ V = constants.VALUES
 MQOT_TOPIC = V["MQOT_TOPIC"]
 MQHO_NONE = 0
 MQHO_UNUSABLE_HOBJ = -1
+# What one client may make a queue manager keep (issue 36): subscriptions a connection holds, and subscriptions the
+# queue manager keeps in all (durable ones outlive their connection). An MQSUB that would make a new one past
+# either fails with MQRC_STORAGE_NOT_AVAILABLE, as a queue manager out of storage answers; resuming is not refused.
+MAX_CONNECTION_SUBSCRIPTIONS = 1024
+MAX_QMGR_SUBSCRIPTIONS = 10_000
 # The MQCHARV fields the emulator reads, by the structure that has them.
 STRINGS = {"OD": ("ObjectString",), "SD": ("ObjectString", "SubName", "SubUserData")}
 
@@ -66,6 +71,8 @@ def sub(emulator: Any, hconn: int, sd_raw: bytes, hobj: int,
         if emulator.authority(conn.qmgr).enforcing and not emulator.permits(  # authority.mqi: sub on the topic
                 conn, "TOPIC", emulator._topic_object(conn.qmgr, model_sd), {"MQAUTH_SUBSCRIBE"}):  # noqa: SLF001
             return sd.pack(), hobj, MQHO_UNUSABLE_HOBJ, MQCC_FAILED, V["MQRC_NOT_AUTHORIZED"]
+        if _past_subscription_budget(emulator, conn, model_sd):
+            return sd.pack(), hobj, MQHO_UNUSABLE_HOBJ, MQCC_FAILED, V["MQRC_STORAGE_NOT_AVAILABLE"]
         given = None if hobj in (MQHO_NONE, MQHO_UNUSABLE_HOBJ) else hobj
         result = emulator._model(lambda: emulator.world.sub(conn.qmgr, conn.hconn, model_sd, given))  # noqa: SLF001
         if result.failed:
@@ -74,6 +81,18 @@ def sub(emulator: Any, hconn: int, sd_raw: bytes, hobj: int,
             sd.SubCorrelId = result.sub_correl_id
         sd.Options |= _kind_options(emulator, conn.qmgr, result.hsub)
         return sd.pack(), hobj if result.hobj is None else result.hobj, result.hsub, result.comp_code, result.reason
+
+
+def _past_subscription_budget(emulator: Any, conn: Any, sd: MQSD) -> bool:
+    """Whether this MQSUB would make a new subscription past the connection's or the queue manager's budget (an
+    existing subscription of the name is resumed, which makes none)."""
+    kept = emulator.world.qmgr(conn.qmgr).pubsub.subscriptions
+    name = sd.SubName.strip()
+    if name and name in kept:
+        return False
+    if len(kept) >= MAX_QMGR_SUBSCRIPTIONS:
+        return True
+    return sum(1 for s in kept.values() if s.hconn == conn.hconn) >= MAX_CONNECTION_SUBSCRIPTIONS
 
 
 def _kind_options(emulator: Any, qmgr: str, hsub: int) -> int:

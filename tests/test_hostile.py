@@ -1305,3 +1305,41 @@ def test_twenty_thousand_properties_on_one_handle_are_set_without_rescanning_the
     makes each check cost the name's levels."""
     result = budgeted([sys.executable, "-c", TWENTY_THOUSAND_PROPERTIES], seconds=20)
     assert result.stdout.strip() == "[0]", result.stderr[-2000:]
+
+
+EMULATOR_SUBSCRIPTIONS = EMULATOR_PROLOGUE + """from mq_conformance.emulator import pubsub
+from ibmmq import CMQC
+pubsub.MAX_QMGR_SUBSCRIPTIONS = 1100  # the queue manager's bound, lowered so that a test reaches it quickly
+held = []
+
+def subscribe(qmgr, topic, name=None):
+    sd = ibmmq.SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED | CMQC.MQSO_FAIL_IF_QUIESCING
+                  | (CMQC.MQSO_DURABLE if name else 0))
+    sd.set_vs("ObjectString", topic)
+    if name:
+        sd.set_vs("SubName", name)
+    try:
+        held.append(ibmmq.Subscription(qmgr))  # held: a subscription object collected would close its handle
+        held[-1].sub(sub_desc=sd)
+        return 0
+    except ibmmq.MQMIError as exc:
+        return exc.reason
+
+with emulated_mq():
+    first = ibmmq.connect("QM1")
+    reasons = [subscribe(first, f"t/{n}") for n in range(pubsub.MAX_CONNECTION_SUBSCRIPTIONS + 1)]
+    print(set(reasons[:-1]), reasons[-1])
+    durable = ibmmq.connect("QM1")  # durable subscriptions outlive their connection: the queue manager's bound
+    reasons = [subscribe(durable, f"d/{n}", f"D{n}") for n in range(100)]
+    print(set(reasons[:75]), set(reasons[76:]))
+    held.clear()  # closed while connected (a durable subscription stays)
+"""
+
+
+def test_the_emulator_gives_storage_not_available_past_its_subscription_budgets():
+    result = budgeted([sys.executable, "-c", EMULATOR_SUBSCRIPTIONS], seconds=120)
+    if result.stdout.strip() == "unavailable":
+        pytest.skip("no wheel of IBM's ibmmq for this platform")
+    assert "Traceback" not in result.stderr, result.stderr[-3000:]
+    # a connection's 1,025th subscription, then any past the queue manager's 1,100 (1,024 + 76 durable ones)
+    assert result.stdout.splitlines() == ["{0} 2071", "{0} {2071}"], result.stdout
