@@ -24,6 +24,12 @@ from typing import Any
 
 import yaml
 
+from .pcf_validate import is_object_name
+
+# The MQSC objects whose name (and LIKE) is an MQ object name: IBM's characters only, as PCF checks them
+# (pcf_validate); a subscription's name and an authority record's profile are not object names.
+NAMED_OBJECTS = frozenset({"QUEUE", "CHANNEL", "NAMELIST", "AUTHINFO", "TOPIC", "CHSTATUS", "QSTATUS"})
+
 MAX_TEXT = 32 * 1024  # longer than any MQSC command (IBM's limit is 32,762 characters)
 MAX_TOKENS = 1024
 MAX_DEPTH = 8  # parentheses inside a value
@@ -222,6 +228,8 @@ def _parameters(server: Any, kind: str, spec: dict[str, Any], type_word: Any, na
         if name is not None:
             if len(name) > 10240:
                 raise MqscSyntaxError("a name that is too long")
+            if kind in NAMED_OBJECTS and not is_object_name(name):
+                raise MqscSyntaxError("a name with a character MQ object names do not take")
             parameters[value(spec["name"])] = name.encode("utf-8")
     if kind == "QUEUE" and type_word is not None and type_word != "MQQT_ALL":
         parameters[value("MQIA_Q_TYPE")] = value(type_word)
@@ -230,6 +238,8 @@ def _parameters(server: Any, kind: str, spec: dict[str, Any], type_word: Any, na
         if token.word == "LIKE":
             if token.value is None:
                 raise MqscSyntaxError("LIKE needs a name")
+            if kind in NAMED_OBJECTS and not is_object_name(token.value):
+                raise MqscSyntaxError("a name with a character MQ object names do not take")
             parameters[value(spec["like"])] = token.value.encode("utf-8")
             continue
         if token.word == "ALL":

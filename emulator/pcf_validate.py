@@ -113,7 +113,12 @@ def _counted_fits(data: bytes, offset: int, length: int, fixed: int, counted: tu
 def _is_object_name(data: bytes, offset: int) -> bool:
     """Whether an MQCFST holds an MQ object name: IBM's characters, blanks only at the end, '*' only last."""
     (string_length,) = struct.unpack_from("=i", data, offset + 16)
-    text = data[offset + 20:offset + 20 + string_length].rstrip(b" \x00").decode("latin-1")
+    return is_object_name(data[offset + 20:offset + 20 + string_length].rstrip(b" \x00").decode("latin-1"))
+
+
+def is_object_name(text: str) -> bool:
+    """Whether ``text`` is an MQ object name, or a generic one: IBM's characters, '*' only last (PCF's MQCFST
+    here, and the names of MQSC commands, emulator/mqsc.py)."""
     if text.endswith("*"):
         text = text[:-1]
     return all(char in _NAME_CHARACTERS for char in text)

@@ -121,3 +121,17 @@ def test_quotes_keep_case_and_continuations_join_lines():
     found = tokens("define qlocal('App.Q') +\n  descr('It''s here') maxdepth(5)")
     assert [(t.word, t.value) for t in found] == [("DEFINE", None), ("QLOCAL", "App.Q"), ("DESCR", "It's here"),
                                                   ("MAXDEPTH", "5")]
+
+
+@pytest.mark.parametrize("name", ["APP.\x1b[31mRED", "APP.Q\x07", "APP Q", "APP.Q;DROP"])
+def test_an_mqsc_object_name_outside_ibms_characters_is_refused_and_never_defined(ibmmq_emulator, name):
+    """MQSC commands reach the command server without PCF's name check (pcf_validate): a name with a control
+    character or an escape sequence was defined, and DISPLAY returned it raw (issue 36, item 5)."""
+    from mq_conformance.emulator import mqsc as reader
+    from mq_conformance.emulator.pcf import CommandServer
+
+    server = CommandServer(ibmmq_emulator, "QM1")
+    for command in (f"DEFINE QLOCAL('{name}')", f"DEFINE CHANNEL(APP.COPY) CHLTYPE(SVRCONN) LIKE('{name}')"):
+        ok, [text] = reader.run(server, command)
+        assert not ok and text.startswith("AMQ8405I: Syntax error detected"), text
+    assert name not in ibmmq_emulator.queues
