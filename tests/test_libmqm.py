@@ -458,3 +458,16 @@ def test_a_c_program_puts_gets_with_a_selector_and_subscribes(library, ibm_heade
                           timeout=SECONDS, check=False)
     assert done.stdout.splitlines() == ["connected", "put 3", "selected: the blue one", "published: headlines",
                                         "disconnected"], done.stderr
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc) on this machine")
+def test_the_c_library_builds_with_every_warning_as_an_error(tmp_path):
+    """The library's own C source compiles clean under -Wall -Wextra -Werror (a warning is a defect to mend, not
+    to let a user's compiler find)."""
+    from mq_conformance.emulator import libmqm
+
+    sources = sorted(str(path) for path in Path(libmqm.__file__).parent.glob("*.c"))
+    built = subprocess.run(["cc", "-O2", "-fPIC", "-shared", "-pthread", "-Wall", "-Wextra", "-Werror",
+                            "-o", str(tmp_path / "libmqm_r.so"), *sources], capture_output=True, text=True,
+                           timeout=300)
+    assert built.returncode == 0, built.stderr[-3000:]
