@@ -105,11 +105,16 @@ def _read_at_most(fd: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _depth(text: str) -> int:
-    """How deeply the JSON text nests arrays and objects (outside strings)."""
+def _scan(text: str) -> tuple[int, str]:
+    """How deeply the JSON text nests arrays and objects (outside strings), and the text without the trailing
+    commas IBM's own JSON CCDT examples leave before a closing bracket (``...},\n]``): strict JSON refuses them, and
+    libmqm's reader (emulator/libmqm) skips them, so both read a table alike."""
     deepest = depth = 0
     in_string = escaped = False
-    for char in text:
+    drop = []  # indices of trailing commas
+    last_comma = -1  # the last comma after a value, outside strings, with only white space after it
+    previous = ""  # the last character outside strings that is not white space
+    for index, char in enumerate(text):
         if in_string:
             if escaped:
                 escaped = False
@@ -117,14 +122,26 @@ def _depth(text: str) -> int:
                 escaped = True
             elif char == '"':
                 in_string = False
-        elif char == '"':
-            in_string = True
+            continue
+        if char in " \t\r\n":
+            continue
+        if char in "]}":
+            depth -= 1
+            if last_comma >= 0:
+                drop.append(last_comma)
         elif char in "[{":
             depth += 1
             deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
+        elif char == '"':
+            in_string = True
+        last_comma = index if char == "," and previous not in "[{," else -1
+        previous = char
+    if not drop:
+        return deepest, text
+    chars = list(text)
+    for index in drop:
+        chars[index] = " "
+    return deepest, "".join(chars)
 
 
 def routes(data: bytes, url: str, qmgr: str) -> list[Route]:
@@ -135,7 +152,8 @@ def routes(data: bytes, url: str, qmgr: str) -> list[Route]:
     except UnicodeDecodeError:
         raise CcdtError(MQRC_CCDT_URL_ERROR, f"the CCDT {url!r} is not a JSON CCDT (a binary CCDT is not read "
                                              "by the emulator)") from None
-    if _depth(text) > MAX_DEPTH:
+    depth, text = _scan(text)
+    if depth > MAX_DEPTH:
         raise CcdtError(MQRC_CHANNEL_CONFIG_ERROR, f"the CCDT {url!r} nests deeper than {MAX_DEPTH}")
     try:
         table = json.loads(text)

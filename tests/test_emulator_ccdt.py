@@ -63,3 +63,18 @@ def test_the_environment_names_the_table():
     assert ccdt.location({"MQCHLLIB": "/y", "MQCHLTAB": "ccdt.json"}) == "/y/ccdt.json"
     assert ccdt.location({"MQCHLLIB": "/y"}) == "/y/AMQCLCHL.TAB"
     assert ccdt.location({}) is None
+
+
+def test_trailing_commas_as_in_ibms_examples_are_read():
+    text = ('{"channel": [{"name": "B.SVRCONN", "type": "clientConnection",\n'
+            '  "clientConnection": {"connection": [{"host": "h3", "port": 1415,},],\n'
+            '                       "queueManager": "QM1",},},\n], }')
+    assert ccdt.routes(text.encode(), "ibm-style.json", "QM1") == [ccdt.Route("B.SVRCONN", ("h3(1415)",))]
+
+
+def test_a_comma_inside_a_string_is_kept_and_a_lone_comma_is_still_refused():
+    kept = '{"channel": [{"name": "A,}", "clientConnection": {"connection": [{"host": "h,]"}], "queueManager": "QM1"}}]}'
+    assert ccdt.routes(kept.encode(), "t.json", "QM1") == [ccdt.Route("A,}", ("h,](1414)",))]
+    with pytest.raises(ccdt.CcdtError) as refused:
+        ccdt.routes(b'{"channel": [,]}', "t.json", "QM1")
+    assert refused.value.reason == ccdt.MQRC_CHANNEL_CONFIG_ERROR
