@@ -384,7 +384,7 @@ def outcome(result: Result) -> Outcome:
     if result.object_name is not None:
         out.ObjectName = result.object_name
     if result.sub_correl_id is not None:
-        out.SD = pubsub_calls.encode_sub_correl_id(result.sub_correl_id)
+        out.SD = pubsub_calls.encode_sub_correl_id(result.sub_correl_id, result.sub_level)
     if result.num_pubs is not None:
         out.SRO = {"NumPubs": result.num_pubs}
     if result.res_object_string is not None:

@@ -170,7 +170,10 @@ MD_FIELDS: dict[str, tuple] = {
 PMO_FIELDS: dict[str, tuple] = {
     "Version": ("int", ("MQPMO",)), "Options": ("options", "MQPMO"), "ResolvedQName": ("text",),
     "ResolvedQMgrName": ("text",),
+    "PubLevel": ("int", ()),  # optional, publish/subscribe (reference/publish.py): an input field, never returned
 }
+# Fields a call takes but an Outcome never returns: what protocol 1 returned stays all it returns.
+INPUT_ONLY: dict[str, frozenset[str]] = {"PMO": frozenset({"PubLevel"})}
 GMO_FIELDS: dict[str, tuple] = {
     "Version": ("int", ("MQGMO",)), "Options": ("options", "MQGMO"), "WaitInterval": ("int", ("MQWI",)),
     "ResolvedQName": ("text",), "MatchOptions": ("options", "MQMO"), "GroupStatus": ("enum", "MQGS"),
@@ -285,7 +288,8 @@ def decode_structure(key: str, value: Any, path: str) -> Any:
 def encode_structure(key: str, structure: Any) -> dict[str, Any]:
     """An MQMD, MQPMO or MQGMO as a call-language mapping of every field."""
     _cls, kinds = STRUCTURES[key]
-    return {name: encode_field(kind, getattr(structure, name)) for name, kind in kinds.items()}
+    skip = INPUT_ONLY.get(key, frozenset())
+    return {name: encode_field(kind, getattr(structure, name)) for name, kind in kinds.items() if name not in skip}
 
 
 # -- queue definitions --------------------------------------------------------------------------------------

@@ -564,6 +564,8 @@ _FROM_HEADER: dict[str, int] = {
     "MQCA_TOPIC_STRING": 2094,
     # A SelectionString on an MQOPEN that may not take one (reference/open.py; issue 37)
     "MQRC_SELECTOR_INVALID_FOR_TYPE": 2516,
+    # Subscription levels (MQSD SubLevel, MQPMO PubLevel: reference/publish.py; issue 37)
+    "MQRC_SUBLEVEL_NOT_ALTERABLE": 2512,
     # Distributed queuing (reference/distributed.py): remote queues, transmission queues, channels, the
     # dead-letter queue
     "MQQT_REMOTE": 6,

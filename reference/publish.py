@@ -20,6 +20,7 @@ from .msgflags import GroupFlags
 from .properties import MQTYPE_BOOLEAN, MQTYPE_STRING, Property
 from .options import first_broken, unknown_bits
 from .queue import PUT_PENDING, StoredMessage
+from .errors import NotModelled
 from .result import MQCC_WARNING, Result, failure
 from .structures import MQMD, MQMD_VERSION_2, MQOD, MQPMO, NONE_ID
 
@@ -41,6 +42,7 @@ PMO_SUPPRESS_REPLYTO = VALUES["MQPMO_SUPPRESS_REPLYTO"]
 MQPER_PERSISTENCE_AS_TOPIC_DEF = VALUES["MQPER_PERSISTENCE_AS_TOPIC_DEF"]
 MQPRI_PRIORITY_AS_TOPIC_DEF = VALUES["MQPRI_PRIORITY_AS_Q_DEF"]  # the same value, -1
 MQTA_PUB_INHIBITED = VALUES["MQTA_PUB_INHIBITED"]
+RETAINED_PUB_LEVEL = 1  # a retained publication is sent again at PubLevel 1 (sub.level.retained-at-level-one)
 
 
 def is_topic(od: MQOD) -> bool:
@@ -124,7 +126,9 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
     Clauses: put.options.*, publish.not-in-group, publish.put-inhibited, put.persistence.*, put.priority.*,
     report.*, publish.persistence-as-topic-def, publish.priority-as-topic-def, publish.copy-per-subscription,
     publish.correl-id-from-subscription, publish.not-own-subs, publish.suppress-reply-to, publish.syncpoint,
-    publish.retain, publish.no-subs-matched, publish.on-request-not-sent.
+    publish.retain, publish.no-subs-matched, publish.on-request-not-sent, publish.level.highest-sublevel,
+    topic.wildcard.example.* (the kind of
+    wildcard each subscription's topic string applied: topics.wildcard_clauses).
     """
     from .put import options_refusal  # put imports open, which this module's callers import
 
@@ -132,6 +136,8 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
     refused = options_refusal(qm, options, call)
     if refused is not None:
         return failure(*refused)
+    if not 0 <= pmo.PubLevel <= 9:
+        raise NotModelled(f"MQPMO PubLevel {pmo.PubLevel} outside 0 to 9 (IBM names no reason code)")
     version2 = md.Version >= MQMD_VERSION_2
     flags = GroupFlags.of(md.MsgFlags if version2 else 0)
     if flags.in_group or flags.segment:
@@ -179,9 +185,17 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
         clauses.append("publish.syncpoint")
 
     carried = publication_properties(qm.pubsub.put_properties, clauses)
-    matched = 0
+    selecting = []
     for subscription in sorted(qm.pubsub.subscriptions.values(), key=lambda s: s.ordinal):
-        if not topics.matches(subscription.topic, topic, subscription.character_scheme):
+        selected = topics.matches(subscription.topic, topic, subscription.character_scheme)
+        clauses += [c for c in topics.wildcard_clauses(subscription.topic, topic, subscription.character_scheme,
+                                                       selected) if c not in clauses]
+        if selected:
+            selecting.append(subscription)
+    level = target_level(selecting, pmo.PubLevel, clauses)
+    matched = 0
+    for subscription in selecting:
+        if subscription.level != level:
             continue
         if options & PMO_NOT_OWN_SUBS and subscription.hconn == conn.hconn:
             clauses.append("publish.not-own-subs")
@@ -208,6 +222,17 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
         return Result(MQCC_WARNING, VALUES["MQRC_NO_SUBS_MATCHED"], clauses + ["publish.no-subs-matched"], out,
                       pmo_out)
     return Result(clauses=clauses, md=out, pmo=pmo_out)
+
+
+def target_level(subscriptions: list[Subscription], pub_level: int, clauses: list[str]) -> int | None:
+    """The one SubLevel a publication at ``pub_level`` reaches among the subscriptions whose topic strings select
+    it: the highest at or below its PubLevel (None when every one is above). The levels are weighed before
+    MQPMO_NOT_OWN_SUBS, MQSO_PUBLICATIONS_ON_REQUEST and a subscription's selector (publish.level.highest-sublevel).
+    """
+    levels = [s.level for s in subscriptions if s.level <= pub_level]
+    if subscriptions:
+        clauses.append("publish.level.highest-sublevel")
+    return max(levels) if levels else None
 
 
 def publication_properties(properties: tuple[Property, ...], clauses: list[str]) -> tuple[Property, ...]:
@@ -266,7 +291,11 @@ def deliver(qm: QueueManager, subscription: Subscription, published: MQMD, data:
         candidate = StoredMessage(0, published, b"", b"")
         candidate.properties = (*properties, *added)
         clauses.append("sub.selection.filters")
-        if not subscription.selection.selects(candidate):
+        absent: set[str] = set()
+        selected = subscription.selection.selects(candidate, absent)
+        if absent and "selection.null-unknown" not in clauses:
+            clauses.append("selection.null-unknown")
+        if not selected:
             return False
     copy = published.copy()
     copy.MsgId, copy.CorrelId = qm.ids.new_id(), subscription.correl_id
@@ -280,10 +309,17 @@ def deliver(qm: QueueManager, subscription: Subscription, published: MQMD, data:
     return True
 
 
-def retained_for(qm: QueueManager, subscription: Subscription) -> list[topics.Publication]:
-    """The retained publications a subscription's topic string selects, in topic-string order."""
-    return [p for t, p in sorted(qm.pubsub.retained.items())
-            if topics.matches(subscription.topic, t, subscription.character_scheme)]
+def retained_for(qm: QueueManager, subscription: Subscription, clauses: list[str]) -> list[topics.Publication]:
+    """The retained publications a subscription's topic string selects, in topic-string order; ``clauses`` gains
+    the wildcard rules each match applied (topics.wildcard_clauses)."""
+    found = []
+    for topic, publication in sorted(qm.pubsub.retained.items()):
+        selected = topics.matches(subscription.topic, topic, subscription.character_scheme)
+        clauses += [c for c in topics.wildcard_clauses(subscription.topic, topic, subscription.character_scheme,
+                                                       selected) if c not in clauses]
+        if selected:
+            found.append(publication)
+    return found
 
 
 def end_unit_of_work(qm: QueueManager, ident: int, committed: bool) -> list[str]:

@@ -6,10 +6,12 @@
   under ``topics``.
 - ``open: {handle, topic: <topic object name>, ObjectString: <topic string>, Options}``: either key (or both)
   makes the MQOD's ObjectType MQOT_TOPIC; ``put1`` takes the same two keys.
-- ``sub: {handle, Hobj, SD: {Options, ObjectName, ObjectString, SubName, SubCorrelId, SubUserData}}``: ``handle``
-  names the subscription handle (Hsub), which ``close`` and ``subrq`` then take; ``Hobj`` names the destination
-  queue's handle of an unmanaged subscription (an earlier ``open``), or, with MQSO_MANAGED, the name the managed
-  destination's handle gets. The outcome's ``SD`` returns ``SubCorrelId``.
+- ``sub: {handle, Hobj, SD: {Options, ObjectName, ObjectString, SubName, SubCorrelId, SubUserData,
+  SelectionString, SubLevel}}``: ``handle`` names the subscription handle (Hsub), which ``close`` and ``subrq`` then
+  take; ``Hobj`` names the destination queue's handle of an unmanaged subscription (an earlier ``open``), or, with
+  MQSO_MANAGED, the name the managed destination's handle gets. The outcome's ``SD`` returns ``SubCorrelId``, and
+  ``SubLevel`` when the call resumed a subscription (the level it has).
+- ``put`` and ``put1`` of a publication take ``PMO: {PubLevel}`` (reference/calls.py; default 9).
 - ``subrq: {handle, Action: MQSR_ACTION_PUBLICATION}``: the outcome's ``SRO`` returns ``NumPubs``.
 """
 
@@ -33,8 +35,9 @@ TOPIC_FIELDS: dict[str, tuple] = {
 SD_FIELDS: dict[str, tuple] = {
     "Options": ("options", "MQSO"), "ObjectName": ("text",), "ObjectString": ("text",), "SubName": ("text",),
     "SubCorrelId": ("id", "MQCI_NONE", 24), "SubUserData": ("text",), "SelectionString": ("text",),
+    "SubLevel": _INT,
 }
-SD_OUTPUT_FIELDS: dict[str, tuple] = {"SubCorrelId": ("id", "MQCI_NONE", 24)}
+SD_OUTPUT_FIELDS: dict[str, tuple] = {"SubCorrelId": ("id", "MQCI_NONE", 24), "SubLevel": _INT}
 SRO_FIELDS: dict[str, tuple] = {"NumPubs": _INT}
 # Structures only publish/subscribe outcomes return, by their key in an Outcome and an expectation.
 OUTCOME_STRUCTURES: dict[str, dict[str, tuple]] = {"SD": SD_OUTPUT_FIELDS, "SRO": SRO_FIELDS}
@@ -112,9 +115,13 @@ def handle_name(args: Mapping[str, Any], key: str, path: str, required: bool = T
     return _name(args, key, path, required, what="handle name")
 
 
-def encode_sub_correl_id(correl_id: bytes) -> dict[str, Any]:
-    """The outcome's SD of an MQSUB: the SubCorrelId."""
-    return {"SubCorrelId": encode_bytes(correl_id, "MQCI_NONE")}
+def encode_sub_correl_id(correl_id: bytes, sub_level: int | None = None) -> dict[str, Any]:
+    """The outcome's SD of an MQSUB: the SubCorrelId, and the SubLevel of a subscription resumed (None: not
+    returned)."""
+    sd: dict[str, Any] = {"SubCorrelId": encode_bytes(correl_id, "MQCI_NONE")}
+    if sub_level is not None:
+        sd["SubLevel"] = sub_level
+    return sd
 
 
 def check_call(op: str, args: Mapping[str, Any]) -> None:

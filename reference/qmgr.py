@@ -260,16 +260,17 @@ class QueueManager:
         if handle.deleted:  # _live_handle's check, inline (see put)
             return failure("MQRC_Q_DELETED", "close.delete.other-handles-q-deleted")
         selection = self.selections.get(hobj) if self.selections else None
-        if selection is not None and exclude is None:
-            exclude = selection.excludes
+        own = selection is not None and exclude is None
+        absent: set[str] = set()  # the names the selector read that a message weighed had no property of
+        if own:
+            exclude = selection.excluder(absent)
         if handle.topic is not None:
             return failure("MQRC_NOT_OPEN_FOR_INPUT", "topic.get-not-open-for-input")
         result = get_module.get(self, conn, handle, self.queues[handle.queue], md, gmo, buffer_length,
                                 via=alias_module.definition_of(self, handle.alias) if handle.alias else None,
                                 header=header, exclude=exclude)
-        if selection is not None and exclude == selection.excludes and (
-                not result.failed or result.reason == VALUES["MQRC_NO_MSG_AVAILABLE"]):
-            result.clauses.extend(selection.clauses())  # the selector chose among the messages
+        if own and (not result.failed or result.reason == VALUES["MQRC_NO_MSG_AVAILABLE"]):
+            result.clauses.extend(selection.clauses(absent))  # the selector chose among the messages
         return result
 
     def commit(self, hconn: int) -> Result:

@@ -38,6 +38,7 @@ class Result:
     message: Any = None  # MQGET: the stored message returned (reference/properties.py reads its properties)
     hsub: int | None = None  # MQSUB: the subscription handle (reference/subscriptions.py)
     sub_correl_id: bytes | None = None  # MQSUB: the MQSD SubCorrelId publications carry as their CorrelId
+    sub_level: int | None = None  # MQSUB with MQSO_RESUME: the MQSD SubLevel of the subscription resumed
     num_pubs: int | None = None  # MQSUBRQ: the MQSRO NumPubs, publications sent
     res_object_string: str | None = None  # MQOPEN of a topic: the MQOD ResObjectString, the full topic string
 

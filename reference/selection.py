@@ -366,27 +366,41 @@ class Selection:
     expression: tuple[tuple, ...] = field(compare=False)  # the postfix program parse() gives
     qm: Any = field(compare=False, repr=False)
 
-    def selects(self, message: StoredMessage) -> bool:
-        """Whether the message's properties satisfy the selector (selection.selects-true-only)."""
+    def selects(self, message: StoredMessage, absent: set[str] | None = None) -> bool:
+        """Whether the message's properties satisfy the selector (selection.selects-true-only). The names the
+        selector reads that the message has no property of (NULL: selection.null-unknown) are added to ``absent``
+        when it is given."""
         found = {p.name: p.value for p in (message.properties or ())}
 
         def lookup(name: str) -> Any:
             known, value = header_value(self.qm, name, message)
             if known:
                 return value
-            return found.get(kept_name(name))
+            kept = kept_name(name)
+            if kept not in found:
+                if absent is not None:
+                    absent.add(name)
+                return None
+            return found[kept]
 
         return evaluate(self.expression, lookup) is True
 
     def excludes(self, message: StoredMessage) -> bool:
         return not self.selects(message)
 
-    def clauses(self) -> list[str]:
+    def excluder(self, absent: set[str]) -> Callable[[StoredMessage], bool]:
+        """:meth:`excludes`, noting in ``absent`` the names a message passed over or taken had no property of."""
+        return lambda message: not self.selects(message, absent)
+
+    def clauses(self, absent: set[str] | frozenset[str] = frozenset()) -> list[str]:
         """The clauses an MQGET through this selection applies: the selector's operators and literals, the
-        MQMD fields it names (selection.headers.*), and selection.selects-true-only."""
+        MQMD fields it names (selection.headers.*), selection.null-unknown when a message it weighed lacked a
+        property it reads (``absent``), and selection.selects-true-only."""
         found = [OPERATOR_CLAUSES[kind] for kind in kinds_in(self.expression) if kind in OPERATOR_CLAUSES]
         table = self.qm.spec["selection.headers"]
         found += [row.id for row in (table.lookup(name=name) for name in names_in(self.expression)) if row]
+        if absent:
+            found.append("selection.null-unknown")
         return [*dict.fromkeys(found), "selection.selects-true-only"]
 
 

@@ -107,6 +107,7 @@ class MQPMO(Structure):
     Options: int = 0  # MQPMO_NONE
     ResolvedQName: str = ""
     ResolvedQMgrName: str = ""
+    PubLevel: int = 9  # the subscription level a publication targets (reference/publish.py, publish.level.*)
 
 
 @dataclass(init=False, eq=True, repr=True)

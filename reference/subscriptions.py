@@ -20,6 +20,7 @@ from .constants import VALUES
 from .handles import Connection, ObjectHandle
 from .options import first_broken, unknown_bits
 from .queue import LocalQueue, QueueDefinition
+from .errors import NotModelled
 from .result import Result, failure
 from .structures import NONE_ID
 
@@ -52,6 +53,7 @@ class MQSD:
     SubCorrelId: bytes = NONE_ID
     SubUserData: str = ""
     SelectionString: str = ""  # a selector on the publications' properties (sub.selection.filters)
+    SubLevel: int = 1  # the subscription's level, 0 to 9 (sub.level.*)
 
 
 @dataclass
@@ -73,6 +75,7 @@ class Subscription:
     hsub: int | None = None
     sub_id: bytes = NONE_ID  # SUBID: the identifier the queue manager gives it (administration names it so)
     selection: Any = None  # its SelectionString parsed (reference/selection.py Selection), None for none
+    level: int = 1  # its SubLevel: publications reach the highest level at or below their PubLevel (sub.level.*)
 
 
 def sub(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None) -> Result:
@@ -82,7 +85,8 @@ def sub(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None) -> Resul
 
     When a call breaks several rules, the first in the order below is reported.
     Clauses: sub.options.*, sub.name.required-for-durable, sub.create.*, sub.resume.*, sub.alter.*,
-    sub.destination.*, sub.retained-on-create, topic.*.
+    sub.destination.*, sub.retained-on-create, sub.alter.sublevel-not-alterable, sub.resume.returns-sublevel,
+    sub.level.retained-at-level-one, topic.*.
     """
     options = sd.Options
     if unknown_bits(options, "MQSO"):
@@ -90,6 +94,9 @@ def sub(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None) -> Resul
     broken = first_broken(qm.spec["sub.options"], options, "MQSUB")
     if broken is not None:
         return failure(broken.reason, broken.id)
+    level_refused = level_refusal(sd)
+    if level_refused is not None:
+        raise NotModelled(level_refused)
     durable = bool(options & SO["DURABLE"])
     name = sd.SubName.strip()
     if durable and not name:
@@ -146,14 +153,16 @@ def _create(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None, name
         clauses.append("sub.destination.managed")
     subscription = Subscription(key, name, ordinal, topic, character_scheme, durable, managed, queue, correl_id,
                                 bool(options & SO["PUBLICATIONS_ON_REQUEST"]), sd.SubUserData,
-                                sub_id=qm.ids.new_id(), selection=chosen)
+                                sub_id=qm.ids.new_id(), selection=chosen, level=sd.SubLevel)
     qm.pubsub.subscriptions[key] = subscription
     result = _bind(qm, conn, subscription, clauses + ["sub.create.new"])
     if options & (SO["NEW_PUBLICATIONS_ONLY"] | SO["PUBLICATIONS_ON_REQUEST"]):
         result.clauses.append("sub.create.no-retained" if options & SO["NEW_PUBLICATIONS_ONLY"]
                               else "subrq.on-request-only")
+    elif subscription.level > publish.RETAINED_PUB_LEVEL:  # sent at PubLevel 1: above it, never (sub.level.retained)
+        result.clauses.append("sub.level.retained-at-level-one")
     else:
-        sent = [p for p in publish.retained_for(qm, subscription)
+        sent = [p for p in publish.retained_for(qm, subscription, result.clauses)
                 if publish.deliver(qm, subscription, p.md, p.data, None, result.clauses, retained=True, topic=p.topic,
                                    properties=p.properties)]
         if sent:
@@ -174,6 +183,8 @@ def _resume(qm: QueueManager, conn: Connection, subscription: Subscription, sd: 
     if options & SO["ALTER"]:
         if bool(options & SO["DURABLE"]) != subscription.durable:
             return failure("MQRC_DURABILITY_NOT_ALTERABLE", "sub.alter.durability-not-alterable")
+        if sd.SubLevel != subscription.level:
+            return failure("MQRC_SUBLEVEL_NOT_ALTERABLE", "sub.alter.sublevel-not-alterable")
         if not subscription.managed and hobj is not None:
             queue = destination_of(qm, conn, hobj)
             if queue is None:
@@ -184,7 +195,10 @@ def _resume(qm: QueueManager, conn: Connection, subscription: Subscription, sd: 
         subscription.on_request = bool(options & SO["PUBLICATIONS_ON_REQUEST"])
         subscription.user_data = sd.SubUserData
         clauses.append("sub.alter.changes-subscription")
-    return _bind(qm, conn, subscription, clauses)
+    result = _bind(qm, conn, subscription, clauses)
+    result.sub_level = subscription.level  # the MQSD returns the level resumed (sub.resume.returns-sublevel)
+    result.clauses.append("sub.resume.returns-sublevel")
+    return result
 
 
 def _bind(qm: QueueManager, conn: Connection, subscription: Subscription, clauses: list[str]) -> Result:
@@ -202,6 +216,17 @@ def _bind(qm: QueueManager, conn: Connection, subscription: Subscription, clause
         conn.handles.add(hobj)
         clauses.append("sub.destination.managed-handle")
     return Result(clauses=clauses, hsub=hsub, hobj=hobj, sub_correl_id=subscription.correl_id)
+
+
+def level_refusal(sd: MQSD) -> str | None:
+    """What the model does not model of an MQSD's SubLevel: a level outside 0 to 9, and a level above 1 with
+    MQSO_PUBLICATIONS_ON_REQUEST. IBM's SubLevel page says neither is allowed but names no reason code for either
+    (sub.level.highest-receives, decision)."""
+    if not 0 <= sd.SubLevel <= 9:
+        return f"MQSD SubLevel {sd.SubLevel} outside 0 to 9 (IBM names no reason code)"
+    if sd.SubLevel > 1 and sd.Options & SO["PUBLICATIONS_ON_REQUEST"]:
+        return "MQSD SubLevel above 1 with MQSO_PUBLICATIONS_ON_REQUEST (IBM names no reason code)"
+    return None
 
 
 def _correl_id(qm: QueueManager, sd: MQSD) -> bytes:
@@ -289,10 +314,11 @@ def subrq(qm: QueueManager, conn: Connection, hsub: int) -> Result:
     subscription = _subscription(qm, conn, hsub)
     if subscription is None:
         return failure("MQRC_HOBJ_ERROR", "subrq.hsub-error")
-    retained = publish.retained_for(qm, subscription)
+    matched: list[str] = []
+    retained = publish.retained_for(qm, subscription, matched)
     if not retained:
-        return failure("MQRC_NO_RETAINED_MSG", "subrq.no-retained-msg")
-    clauses = ["subrq.sends-retained"]
+        return failure("MQRC_NO_RETAINED_MSG", "subrq.no-retained-msg", *matched)
+    clauses = ["subrq.sends-retained", *matched]
     sent = sum(1 for p in retained if publish.deliver(qm, subscription, p.md, p.data, None, clauses, retained=True,
                                                       topic=p.topic, properties=p.properties))
     return Result(clauses=clauses, num_pubs=sent)

@@ -185,6 +185,74 @@ def char_wildcard_match(pattern: str, topic: str) -> bool:
     return _char_pattern(pattern).fullmatch(topic)
 
 
+def wildcard_clauses(pattern: str, topic: str, character_scheme: bool, matched: bool) -> list[str]:
+    """The rows of IBM's wildcard examples (fixtures/tables/topic-wildcards.yaml, topic.wildcard.example.*) whose
+    rule a match decision applied: the kind of each wildcard the subscription's topic string holds, and what it
+    matched. The examples' rows are never read here (the model decides by :func:`matches`); this names, after the
+    decision, the example of the same kind so that a scenario showing that kind can fail at it.
+
+    Topic scheme: ``#`` first (multilevel-leading), ``#`` matching no level or some (multilevel-zero-levels,
+    multilevel-below), ``+`` matching its level (single-level) or failing for a topic string with more levels
+    (single-level-not-two) or fewer (single-level-not-none), a ``*`` inside a level taken literally
+    (topic-scheme-star-literal), no wildcard at all (exact). Character scheme: ``+`` taken literally
+    (character-plus-literal), ``?`` (character-question-mark), ``*`` within a level or across ``/``
+    (character-star, character-star-crosses-levels).
+    """
+    example = "topic.wildcard.example."
+    found = rule_clauses(pattern, topic, character_scheme)
+    if character_scheme:
+        found += [example + "character-plus-literal"] if "+" in pattern else []
+        if matched and "?" in pattern:
+            found.append(example + "character-question-mark")
+        if matched and "*" in pattern:
+            crosses = topic.count(SEPARATOR) > pattern.count(SEPARATOR)
+            found.append(example + ("character-star-crosses-levels" if crosses else "character-star"))
+        return found
+    levels, published = pattern.split(SEPARATOR), topic.split(SEPARATOR)
+    if "#" in levels:
+        if levels[0] == "#" and matched:
+            found.append(example + "multilevel-leading")
+        if matched:
+            zero = len(published) == len(levels) - levels.count("#")
+            found.append(example + ("multilevel-zero-levels" if zero else "multilevel-below"))
+    elif "+" in levels:
+        if matched:
+            found.append(example + "single-level")
+        elif len(published) != len(levels):
+            found.append(example + ("single-level-not-two" if len(published) > len(levels) else "single-level-not-none"))
+    elif any("*" in level for level in levels):
+        found.append(example + "topic-scheme-star-literal")
+    elif matched:
+        found.append(example + "exact")
+    return found
+
+
+def rule_clauses(pattern: str, topic: str, character_scheme: bool) -> list[str]:
+    """The wildcard rules a subscription's topic string ``pattern`` makes a match against ``topic`` apply:
+    topic.wildcard.character-based for a character-scheme string holding ``*``, ``?`` or ``%``;
+    topic.wildcard.multilevel and topic.wildcard.single-level for a topic-scheme level that is ``#`` or ``+`` alone;
+    topic.wildcard.literal-inside-level for a wildcard character sharing its level, or one in the published topic
+    string; topic.wildcard.scheme-per-subscription where the scheme chosen decides what a character means (the
+    character scheme, or ``*`` and ``?`` under the topic scheme)."""
+    wildcard = "topic.wildcard."
+    found = []
+    if character_scheme or "*" in pattern or "?" in pattern:
+        found.append(wildcard + "scheme-per-subscription")
+    if character_scheme:
+        if any(c in pattern for c in "*?%"):
+            found.append(wildcard + "character-based")
+        return found
+    levels = pattern.split(SEPARATOR)
+    if "#" in levels:
+        found.append(wildcard + "multilevel")
+    if "+" in levels:
+        found.append(wildcard + "single-level")
+    if any(level not in ("#", "+") and ("#" in level or "+" in level) for level in levels) or \
+            any(c in topic for c in "#+"):
+        found.append(wildcard + "literal-inside-level")
+    return found
+
+
 def matches(pattern: str, topic: str, character_scheme: bool) -> bool:
     """Whether a subscription on ``pattern`` selects a publication on ``topic``, under the scheme it chose
     (MQSO_WILDCARD_CHAR, or the default MQSO_WILDCARD_TOPIC). Clause: topic.wildcard.scheme-per-subscription."""
