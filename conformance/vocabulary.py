@@ -1215,9 +1215,233 @@ DISTRIBUTED = Area(
     clauses=("distributed",))
 
 
+# -- message properties --------------------------------------------------------------------------------------
+# Message handles (crtmh, dltmh) of the connection and one of another connection ("x"), properties of every type set,
+# inquired (wildcards, MQIMPO_INQ_NEXT, conversions, short buffers) and deleted under names IBM allows and refuses,
+# the descriptor's fields as Root.MQMD.* properties, puts carrying a handle's properties and gets returning them as
+# each GMO property option and each queue's PropertyControl decide (reference/properties.py).
+
+def unknown_bit(family: str) -> int:
+    """The highest option bit no constant of ``family`` names: an option MQ does not know (a high one, away from
+    the bits IBM leaves between its options)."""
+    named = constants.NAMED_BITS[family]
+    return next(1 << bit for bit in range(30, 0, -1) if not named & (1 << bit))
+
+
+PROPERTY_TYPES = tuple(sorted(n for n in constants.VALUES if n.startswith("MQTYPE_")
+                              and n not in ("MQTYPE_AS_SET", "MQTYPE_LONG")))
+# For each type: values it holds, one beyond its range, and one of another kind (None: none the call language has).
+TYPE_VALUES: dict[str, tuple[tuple, Any, Any]] = {
+    "MQTYPE_BOOLEAN": ((True, False), None, 1),
+    "MQTYPE_BYTE_STRING": (({"hex": "00ff"}, "ab"), None, None),  # anything else is no byte string of the language
+    "MQTYPE_INT8": ((-128, 127, 5), 128, "x"),
+    "MQTYPE_INT16": ((300, -32768), 40000, True),
+    "MQTYPE_INT32": ((3, 20, 70000), 1 << 31, 2.5),
+    "MQTYPE_INT64": ((1 << 40, -7), 1 << 63, "7"),
+    "MQTYPE_FLOAT32": ((1.5, 0.1, 3), 1e39, "1.5"),
+    "MQTYPE_FLOAT64": ((2.5, 1e300), None, False),
+    "MQTYPE_STRING": (("red", "123", "TRUE", "2.5", "abc"), None, 5),
+    "MQTYPE_NULL": ((None,), None, 0),
+}
+# Names IBM allows (a usr. prefix, groups, a settable JMS name, mq_usr with dots), names it refuses, one per
+# rule of "Property name restrictions", and message descriptor fields by their Root.MQMD names.
+ALLOWED_NAMES = ("p1", "p2", "Color", "size", "usr.p1", "a.b", "a.b.c", "mq_usr.x.y", "JMSType", "other.x")
+REFUSED_NAMES = ("", "1bad", "a..b", "bad-name", "AND", "usr.JMSX", "JMSXAppID", "Body.x", "Root.x", "mq.x.y")
+DESCRIPTOR_NAMES = {"Root.MQMD.Priority": "MQTYPE_INT32", "Root.MQMD.Format": "MQTYPE_STRING",
+                    "Root.MQMD.CorrelId": "MQTYPE_BYTE_STRING", "Root.MQMD.StrucId": "MQTYPE_STRING",
+                    "Root.MQMD.NoSuch": "MQTYPE_INT32"}
+TOO_LONG_NAME = "n" * 4096  # one more than MQ_MAX_PROPERTY_NAME_LENGTH
+INQUIRED_NAMES = ("p1", "Color", "a.b", "size", "%", "a.%", "p%", "a%b", "nosuch", "", "Root.MQMD.Priority",
+                  "Root.MQMD.Format", "Root.MQMD.NoSuch")
+HMSGS = ("m1", "m2", "g", "x")  # x: made by the other connection
+# Queue handles by PropertyControl: COMPATIBILITY (the default), ALL, NONE and FORCE_MQRFH2.
+PROPERTY_QUEUES = {"q": ("Q1", None), "qa": ("QA", "MQPROP_ALL"), "qn": ("QN", "MQPROP_NONE"),
+                   "qf": ("QF", "MQPROP_FORCE_MQRFH2")}
+GMO_PROPERTY_OPTIONS = ("MQGMO_PROPERTIES_IN_HANDLE", "MQGMO_NO_PROPERTIES", "MQGMO_PROPERTIES_FORCE_MQRFH2",
+                        "MQGMO_PROPERTIES_COMPATIBILITY")
+
+
+def _property_value(type_name: str, kind: str, rng_index: int) -> Any:
+    fitting, beyond, wrong = TYPE_VALUES[type_name]
+    if kind == "beyond" and beyond is not None:
+        return beyond
+    if kind == "wrong" and wrong is not None:
+        return wrong
+    return fitting[rng_index % len(fitting)]
+
+
+def _setmp(hmsg: str, name: str, type_name: str, value: Any, **more: Any) -> dict[str, Any]:
+    return _call("setmp", hmsg=hmsg, Name=name, Type=type_name, Value=value, **more)
+
+
+@rule(hmsg=OneOf(("m1", "m1", "m2", "g")), options=OneOf(([], [], ["MQCMHO_NO_VALIDATION"], ["MQCMHO_VALIDATE"],
+      ["MQCMHO_VALIDATE", "MQCMHO_NO_VALIDATION"], "unknown")))
+def create_handle(hmsg, options):
+    return [_call("crtmh", hmsg=hmsg, Options=unknown_bit("MQCMHO") if options == "unknown" else list(options))]
+
+
+@rule(hmsg=OneOf(HMSGS + ("never",)))
+def delete_handle(hmsg):
+    return [_call("dltmh", hmsg=hmsg)]
+
+
+@rule(hmsg=OneOf(HMSGS), name=OneOf(ALLOWED_NAMES * 3 + REFUSED_NAMES + tuple(DESCRIPTOR_NAMES) + (TOO_LONG_NAME,)),
+      type_=OneOf(PROPERTY_TYPES + ("MQTYPE_AS_SET",)), kind=OneOf(("fits",) * 6 + ("beyond", "wrong")),
+      index=Between(0, 4), options=OneOf(([],) * 12 + ("unknown",)), weight=6)
+def set_property(hmsg, name, type_, kind, index, options):
+    if name in DESCRIPTOR_NAMES and index < 3:
+        type_ = DESCRIPTOR_NAMES[name]  # mostly the field's own type; else a wrong one
+    value = _property_value(type_, kind, index) if type_ in TYPE_VALUES else 1
+    more = {"Options": unknown_bit("MQSMPO")} if options == "unknown" else {}
+    return [_setmp(hmsg, name, type_, value, **more)]
+
+
+@rule(hmsg=OneOf(HMSGS), name=OneOf(INQUIRED_NAMES), type_=OneOf(("MQTYPE_AS_SET",) * 6 + PROPERTY_TYPES),
+      options=OneOf(([], [], ["MQIMPO_INQ_NEXT"], ["MQIMPO_INQ_NEXT"], ["MQIMPO_CONVERT_TYPE"],
+                     ["MQIMPO_CONVERT_TYPE", "MQIMPO_INQ_NEXT"], ["MQIMPO_CONVERT_VALUE"], ["MQIMPO_QUERY_LENGTH"],
+                     "unknown")),
+      value_length=OneOf((None,) * 6 + (0, 2)), name_length=OneOf((None,) * 6 + (1,)), weight=5)
+def inquire_property(hmsg, name, type_, options, value_length, name_length):
+    more: dict[str, Any] = {"Options": unknown_bit("MQIMPO") if options == "unknown" else list(options)}
+    if type_ != "MQTYPE_AS_SET":
+        more["Type"] = type_
+    if value_length is not None:
+        more["ValueLength"] = value_length
+    if name_length is not None:
+        more["ReturnedNameLength"] = name_length
+    return [_call("inqmp", hmsg=hmsg, Name=name, **more)]
+
+
+@rule(hmsg=OneOf(HMSGS), name=OneOf(("p1", "Color", "a.b", "usr.p1", "nosuch", "p%", "", "Root.MQMD.Priority")),
+      options=OneOf(([], [], [], "unknown")), weight=2)
+def delete_property(hmsg, name, options):
+    return [_call("dltmp", hmsg=hmsg, Name=name,
+                  **({"Options": unknown_bit("MQDMPO")} if options == "unknown" else {}))]
+
+
+@rule(handle=OneOf(tuple(PROPERTY_QUEUES)), original=OneOf((None, "m1", "m1", "m2", "x")),
+      new=OneOf((None, None, None, "m2", "g")), action=OneOf((None,) * 6 + ("MQACTP_NEW", 99)), put1_=OneOf(
+      (False, False, True)), data=OneOf(("body", "xy")), weight=5)
+def put_with_handles(handle, original, new, action, put1_, data):
+    more: dict[str, Any] = {}
+    for key, hmsg in (("OriginalMsgHandle", original), ("NewMsgHandle", new)):
+        if hmsg is not None:
+            more[key] = hmsg
+    if action is not None:
+        more["Action"] = action
+    if put1_:
+        return [_call("put1", queue=PROPERTY_QUEUES[handle][0], data=data, **more)]
+    return [_call("put", handle=handle, data=data, **more)]
+
+
+@rule(handle=OneOf(tuple(PROPERTY_QUEUES)), hmsg=OneOf((None, "g", "g", "m1", "x")),
+      option=OneOf((None, None) + GMO_PROPERTY_OPTIONS), browse_=OneOf((False, False, True)),
+      buffer=OneOf((None, None, None, 2)), weight=5)
+def get_with_handle(handle, hmsg, option, browse_, buffer):
+    options = ([option] if option else []) + (["MQGMO_BROWSE_FIRST"] if browse_ else [])
+    more: dict[str, Any] = {"MsgHandle": hmsg} if hmsg else {}
+    if buffer is not None:
+        more["BufferLength"] = buffer
+    return [_get(options, handle=handle, **more)]
+
+
+PROPERTIES_SETUP: tuple[dict[str, Any], ...] = (
+    *[_call("define_queue", name=queue, **({"PropertyControl": control} if control else {}))
+      for queue, control in PROPERTY_QUEUES.values()],
+    *[_open(handle, HANDLE_OPTIONS, queue) for handle, (queue, _) in PROPERTY_QUEUES.items()],
+    _call("crtmh", hmsg="m1"), _call("crtmh", hmsg="m2"), _call("crtmh", hmsg="g"),
+    _call("connect", connection="c2"), _call("crtmh", hmsg="x", connection="c2"),
+)
+
+PROPERTIES = Area(
+    "properties", "Message properties: handles made and deleted (also another connection's), properties of every "
+    "type set, inquired and deleted under allowed and refused names, the descriptor's fields, puts carrying a "
+    "handle's properties and gets returning them as the GMO option and the queue's PropertyControl decide",
+    frozenset({"core", "properties"}), PROPERTIES_SETUP,
+    (create_handle, delete_handle, set_property, inquire_property, delete_property, put_with_handles,
+     get_with_handle),
+    ("properties.types", "properties.conversions", "properties.get"), clauses=("properties",))
+
+
+# -- selection --------------------------------------------------------------------------------------------------
+# Messages with a few properties and descriptor fields, handles opened with selectors drawn from the selector
+# grammar (every operator, literal kind, header name; text that is no selector, always false, blank, too long) and
+# gets through them (reference/selection.py).
+
+SELECTABLE = (("Color", "MQTYPE_STRING", "red"), ("Color", "MQTYPE_STRING", "blue"), ("size", "MQTYPE_INT32", 3),
+              ("size", "MQTYPE_INT32", 20), ("price", "MQTYPE_FLOAT64", 2.5), ("flag", "MQTYPE_BOOLEAN", True),
+              ("code", "MQTYPE_INT64", 16), ("note", "MQTYPE_STRING", "it's"))
+
+
+def header_names() -> tuple[str, ...]:
+    """The JMS and Root.MQMD names a selector may test (fixtures/tables/selector-headers.yaml)."""
+    return tuple(row.when["name"] for row in default_spec()["selection.headers"].rows)
+
+
+OPERANDS = ("Color", "size", "price", "flag", "code", "missing", "note")
+ARITHMETIC = ("{a} + 1", "{a} * 2 - price", "-{a}", "+{a} / 2", "({a} - 1) * 3")
+# A predicate's shape, with {a} an operand and {l} a literal.
+PREDICATES = ("{a} = {l}", "{a} <> {l}", "{a} < {l}", "{a} >= {l}", "{a} > {l}", "{a} <= {l}",
+              "{a} BETWEEN 2 AND 10", "{a} NOT BETWEEN 2 AND 10", "{a} IN ('red', 'blue')", "{a} NOT IN ('red')",
+              "{a} LIKE 'r_%'", "{a} NOT LIKE '%e'", "{a} LIKE 'r!_%' ESCAPE '!'", "{a} IS NULL",
+              "{a} IS NOT NULL", "{a}")
+LITERALS = ("'red'", "3", "2.5", "0x10", "020", "TRUE", "FALSE", "1e1", "'it''s'", "20L", "2.5f")
+JOINERS = ("", "", " AND ", " OR ", " and ", " AND NOT ")
+# Text that is no selector, one FALSE whatever a message holds, a blank one, and one too long to be read.
+BAD_SELECTORS = ("Color = ", "(size > 1", "Color = 'red", "\"red\" = Color", "size = 09", "AND = 1", "1 = 2",
+                 "FALSE", "   ", "size > 1 " + " " * 10240)
+
+
+def _predicate(shape: str, operand: str, literal: str, arithmetic: str | None) -> str:
+    if arithmetic is not None and operand not in ("Color", "note", "flag"):
+        operand = arithmetic.format(a=operand)
+    return shape.format(a=operand, l=literal)
+
+
+@rule(chosen=SomeOf(SELECTABLE, 3), priority=OneOf((0, 4, 9)), persistence=OneOf(PERSISTENCE), weight=4)
+def put_selectable(chosen, priority, persistence):
+    calls = [_call("crtmh", hmsg="m")] + [_setmp("m", n, t, v) for n, t, v in chosen]
+    md = {"Priority": priority, "Persistence": persistence, "ReplyToQ": "REPLYQ"}
+    return calls + [_call("put", handle="q", MD=md, data="-".join(str(v) for _, _, v in chosen) or "none",
+                          OriginalMsgHandle="m")]
+
+
+@rule(shape=OneOf(PREDICATES), operand=OneOf(OPERANDS * 2 + header_names()), literal=OneOf(LITERALS),
+      arithmetic=OneOf((None, None, None) + ARITHMETIC), joiner=OneOf(JOINERS), second=OneOf(PREDICATES),
+      other=OneOf(OPERANDS), literal2=OneOf(LITERALS), parenthesised=BOOL,
+      access=OneOf((["MQOO_INPUT_SHARED"], ["MQOO_INPUT_SHARED", "MQOO_BROWSE"], ["MQOO_BROWSE"],
+                    ["MQOO_INPUT_SHARED"], ["MQOO_OUTPUT"])), weight=4)
+def open_selecting(shape, operand, literal, arithmetic, joiner, second, other, literal2, parenthesised, access):
+    text = _predicate(shape, operand, literal, arithmetic)
+    if joiner:
+        more = _predicate(second, other, literal2, None)
+        text = f"({text}){joiner}{more}" if parenthesised else f"{text}{joiner}{more}"
+    return _reopen("s", access, SelectionString=text)
+
+
+@rule(text=OneOf(BAD_SELECTORS), access=OneOf((["MQOO_INPUT_SHARED"], ["MQOO_BROWSE"])))
+def open_bad_selector(text, access):
+    return [_open("b", access, SelectionString=text)]
+
+
+@rule(handle=OneOf(("s", "s", "s", "q")), browse_=OneOf((False, False, True)), weight=4)
+def get_selected(handle, browse_):
+    return [_get(["MQGMO_BROWSE_NEXT"] if browse_ else [], handle=handle)]
+
+
+SELECTION = Area(
+    "selection", "Selection by message properties and descriptor fields: selectors drawn from the grammar (every "
+    "operator, literal kind and header name, text that is no selector, always false, blank or too long), gets and "
+    "browses through them", frozenset({"core", "properties"}),
+    ({"op": "define_queue", **QUEUE}, _open("q", ALL_ACCESS), _open("s", ["MQOO_INPUT_SHARED", "MQOO_BROWSE"],
+                                                                   SelectionString="size > 0")),
+    (put_selectable, open_selecting, open_bad_selector, get_selected),
+    ("selection.headers",), clauses=("selection",))
+
+
 AREAS: dict[str, Area] = {a.name: a for a in (GROUPS, SEGMENTATION, BROWSE_MARK, OPTIONS, MATCHING, UNITS_OF_WORK,
                                               QUEUES, DYNAMIC, SET, ALIAS, EXPIRY, REPORTS, CLUSTER, PUBSUB,
-                                              DISTRIBUTED)}
+                                              DISTRIBUTED, PROPERTIES, SELECTION)}
 
 
 # -- table-directed generation ------------------------------------------------------------------------------
@@ -1392,6 +1616,69 @@ def _workload(row, rng: random.Random) -> list[dict[str, Any]] | None:
     return [dict(c) for c in equal + difference] + [_call("put", handle=handle, data=d) for d in ("w1", "w2", "w3")]
 
 
+# Message properties and selection: a fresh handle "r" (after the area's set-up), the property the row needs set on
+# it, and the call the row decides.
+
+def _one(value: Any, rng: random.Random) -> Any:
+    """A value a row's `when` allows: itself, or one of a list."""
+    return rng.choice(value) if isinstance(value, list) else value
+
+
+def _property_type(row, rng: random.Random) -> list[dict[str, Any]]:
+    type_ = row.when["type"]
+    return [_call("crtmh", hmsg="r"), _setmp("r", "p1", type_, _property_value(type_, "fits", rng.randrange(5))),
+            _call("inqmp", hmsg="r", Name="p1")]
+
+
+# A string each type can read (properties.conversions.from-string), and a value of each type to convert from.
+PARSEABLE = {"MQTYPE_BOOLEAN": "TRUE", "MQTYPE_FLOAT32": "2.5", "MQTYPE_FLOAT64": "2.5"}
+
+
+def _property_conversion(row, rng: random.Random) -> list[dict[str, Any]]:
+    have = _one(row.when["from"], rng)
+    targets = [t for t in (row.when["to"] if isinstance(row.when["to"], list) else [row.when["to"]]) if t != have]
+    wanted = rng.choice(targets)  # the same type is no conversion: the value is returned as set
+    value = PARSEABLE.get(wanted, "123") if have == "MQTYPE_STRING" else _property_value(have, "fits", rng.randrange(5))
+    return [_call("crtmh", hmsg="r"), _setmp("r", "c", have, value),
+            _call("inqmp", hmsg="r", Name="c", Type=wanted, Options=["MQIMPO_CONVERT_TYPE"])]
+
+
+PROPERTY_CONTROLS = {control or "MQPROP_COMPATIBILITY": handle for handle, (_, control) in PROPERTY_QUEUES.items()}
+
+
+def _property_get(row, rng: random.Random) -> list[dict[str, Any]] | None:
+    """Facts drawn until the table's own lookup decides by ``row`` (a first-match table: earlier rows must not
+    match), then a message with a property in a compatibility folder or not, put and got as they say."""
+    table = default_spec()["properties.get"]
+    options = ("MQGMO_PROPERTIES_AS_Q_DEF",) + GMO_PROPERTY_OPTIONS
+    for _ in range(40):
+        facts = {"option": _one(row.when.get("option", list(options)), rng),
+                 "property_control": _one(row.when.get("property_control", list(PROPERTY_CONTROLS)), rng),
+                 "handle": rng.random() < 0.5, "compat_folder": rng.random() < 0.5}
+        if facts["property_control"] not in PROPERTY_CONTROLS:
+            return None
+        if table.lookup(**facts) is row:
+            break
+    else:
+        return None
+    queue = PROPERTY_CONTROLS[facts["property_control"]]
+    option = facts["option"]
+    get = _get([] if option == "MQGMO_PROPERTIES_AS_Q_DEF" else [option], handle=queue,
+               **({"MsgHandle": "g"} if facts["handle"] else {}))
+    return [_call("crtmh", hmsg="r"), _setmp("r", "p1" if facts["compat_folder"] else "other.x", "MQTYPE_INT32", 1),
+            _call("put", handle=queue, data="body", OriginalMsgHandle="r"), get]
+
+
+# A value of each descriptor field's kind a selector compares with; the selection recipe puts a message and reads
+# it through a selector naming the row's header.
+def _selection_header(row, rng: random.Random) -> list[dict[str, Any]]:
+    name = row.when["name"]
+    text = rng.choice((f"{name} IS NOT NULL", f"{name} IS NULL", f"{name} = 0", f"{name} <> 'x'"))
+    chosen = [SELECTABLE[rng.randrange(len(SELECTABLE))]]
+    return put_selectable.build(chosen, rng.choice((0, 4)), rng.choice(PERSISTENCE)) + \
+        _reopen("s", ["MQOO_INPUT_SHARED", "MQOO_BROWSE"], SelectionString=text) + [_get(handle="s")]
+
+
 # The table inputs each recipe knows how to make hold. A row whose `when` needs another input to hold is
 # unreachable by construction until the vocabulary learns it (unreachable() names the input).
 KNOWN_FACTS: dict[str, frozenset[str]] = {
@@ -1404,6 +1691,10 @@ KNOWN_FACTS: dict[str, frozenset[str]] = {
     "get.logical-order.table4": frozenset({"previous_group_status", "previous_segment_status"}),
     "close.delete": frozenset({"definition_type", "option", "creating_handle", "uncommitted", "messages"}),
     "set.selectors": frozenset({"selector"}),
+    "properties.types": frozenset({"type"}),
+    "properties.conversions": frozenset({"from", "to"}),
+    "properties.get": frozenset({"option", "property_control", "handle", "compat_folder"}),
+    "selection.headers": frozenset({"name"}),
 }
 
 RECIPES: dict[str, Callable[..., list[dict[str, Any]] | None]] = {
@@ -1414,6 +1705,10 @@ RECIPES: dict[str, Callable[..., list[dict[str, Any]] | None]] = {
     "cluster.workload": _workload,
     "close.delete": _close_delete,
     "set.selectors": _set_selector,
+    "properties.types": _property_type,
+    "properties.conversions": _property_conversion,
+    "properties.get": _property_get,
+    "selection.headers": _selection_header,
 }
 
 
@@ -1445,6 +1740,8 @@ def unreachable(table_id: str, row_id: str) -> str | None:
         unknown = sorted(set(table.row(row_id).when) - KNOWN_FACTS[table_id])
         if unknown:
             return f"the vocabulary cannot yet make {', '.join(unknown)} hold (conformance/vocabulary.py KNOWN_FACTS)"
+    if isinstance(table, Table) and table.row(row_id).then.get("representation") == "not-modelled":
+        return "the model answers this row with 'not modelled' (no outcome to compare), so no sequence is made for it"
     if isinstance(table, Table) and table_id == "cluster.workload":
         by = table.row(row_id).then.get("by")
         if by not in WORKLOAD_DIFFERENCES:

@@ -14,11 +14,13 @@ from mq_conformance.adapters.reference import ReferenceAdapter
 from mq_conformance.conformance import vocabulary
 from mq_conformance.conformance.campaign import generate
 from mq_conformance.conformance.campaign.replay import replay
-from mq_conformance.reference import constants
+from mq_conformance.reference import constants, properties
 from mq_conformance.reference.tables import default_spec
 
 OPTION_FIELDS = {("Options",): None, ("PMO", "Options"): "MQPMO", ("GMO", "Options"): "MQGMO",
-                 ("GMO", "MatchOptions"): "MQMO", ("MD", "MsgFlags"): "MQMF"}
+                 ("GMO", "MatchOptions"): "MQMO", ("MD", "MsgFlags"): "MQMF", ("SD", "Options"): "MQSO"}
+# The family of a call's own Options: MQOPEN's and MQCLOSE's, and those of the message property calls.
+CALL_OPTIONS = {"open": "MQOO", "close": "MQCO", **properties.OPTION_FAMILY}
 
 
 def _option_lists(call):
@@ -27,7 +29,7 @@ def _option_lists(call):
         for key in path:
             value = value.get(key) if isinstance(value, dict) else None
         if isinstance(value, list):
-            yield family or {"open": "MQOO", "close": "MQCO"}[call["op"]], value
+            yield family or CALL_OPTIONS[call["op"]], value
 
 
 def test_option_lists_are_the_models_constants_not_a_copy():
