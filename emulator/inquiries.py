@@ -111,14 +111,23 @@ class Inquiries(CommandGroup):
         queue = self.qm.queues[name]
         definition = queue.definition
         readers = dict(model_inquire.DEFINITION_READERS)
+        remote = definition.QType == self.value("MQQT_REMOTE")
         if definition.QType == self.value("MQQT_ALIAS"):
             readers.update(model_inquire.ALIAS_READERS)
+        elif remote:  # a remote queue definition or queue-manager alias: its own attributes only
+            readers = dict(model_inquire.REMOTE_READERS)
         else:
             readers.update(model_inquire.LOCAL_READERS)
         values: dict[str, Any] = {selector: read(definition) for selector, read in readers.items()}
         if definition.QType == self.value("MQQT_LOCAL"):
             values.update({selector: read(queue) for selector, read in model_inquire.QUEUE_STATE.items()})
-        values.update(self.emulator.extras(self.qmgr, name))
+        # The standing attributes the model does not keep (a transmission queue's Usage is the model's), and
+        # those the emulator keeps in its place (its description, trigger data)
+        from .emulator import KEPT_HERE
+
+        extras = self.emulator.extras(self.qmgr, name)
+        values.update({k: v for k, v in extras.items() if (k not in values or k in KEPT_HERE)
+                       and (not remote or k in KEPT_HERE)})
         return values
 
     def queue_attributes(self, name: str, parameters: dict[int, Any]) -> Response:

@@ -3,9 +3,9 @@ command of the same meaning, run by the command server as any other, and its ans
 server returns, with IBM's AMQ message numbers (fixtures/emulator/mqsc.yaml; clause emulator.mqsc; "Escape",
 https://www.ibm.com/docs/en/ibm-mq/9.4.x?topic=formats-mqcmd-escape-escape, and "MQSC commands").
 
-Objects: QLOCAL, QALIAS, QMODEL and QUEUE, QMGR, CHANNEL, NAMELIST, AUTHINFO, TOPIC, SUB, AUTHREC; status:
-CHSTATUS, QSTATUS, QMSTATUS, TPSTATUS, SBSTATUS. Verbs: DEFINE (LIKE: a copy; REPLACE), ALTER, DELETE, DISPLAY
-(ALL or the keywords asked for), CLEAR QLOCAL, SET and DELETE AUTHREC, PING QMGR. A DISPLAY answers one
+Objects: QLOCAL, QALIAS, QMODEL, QREMOTE and QUEUE, QMGR, CHANNEL, NAMELIST, AUTHINFO, TOPIC, SUB, AUTHREC;
+status: CHSTATUS, QSTATUS, QMSTATUS, TPSTATUS, SBSTATUS. Verbs: DEFINE (LIKE: a copy; REPLACE), ALTER, DELETE,
+DISPLAY (ALL or the keywords asked for), CLEAR QLOCAL, SET and DELETE AUTHREC, PING QMGR, START and STOP CHANNEL. A DISPLAY answers one
 message per object: IBM's "Display ... details." line, then the attributes as KEYWORD(value), two to a line.
 A failed command answers IBM's message for its reason (AMQ8147E not found, AMQ8150E already exists...) or
 AMQ8101S with the reason; a command the emulator does not run (another verb, another object) is refused with
@@ -207,6 +207,8 @@ def run(server: Any, text: str) -> tuple[bool, list[str]]:
         return True, [messages["pinged"]]
     if kind == "AUTHREC":
         return True, [messages["set"] if verb == "SET" else messages["deleted"]["AUTHREC"]]
+    if verb in ("START", "STOP"):  # START and STOP CHANNEL (emulator/channels.py)
+        return True, [messages["started" if verb == "START" else "stopped"]]
     done = {"DEFINE": "created", "ALTER": "changed", "DELETE": "deleted"}[verb]
     return True, [messages[done][kind]]
 

@@ -12,8 +12,9 @@ Commands answered, as IBM documents them:
 - Create Queue and Change Queue ("Change, Copy, and Create Queue", IBM MQ documentation,
   https://www.ibm.com/docs/en/SSFKSJ_9.2.0/com.ibm.mq.ref.adm.doc/q086990_.html): Create sets every attribute it
   does not give to the default local queue's value and needs MQIACF_REPLACE to replace an existing queue; Change
-  leaves every attribute it does not give as it was. Local, model and alias queues (with their DefinitionType and
-  BaseQName), and the backout and trigger attributes the model keeps.
+  leaves every attribute it does not give as it was. Local, model, alias and remote queues (with their
+  DefinitionType, BaseQName, Usage, RemoteQName, RemoteQMgrName and XmitQName), and the backout and trigger
+  attributes the model keeps; a remote queue with a blank RemoteQName is a queue-manager alias.
 - Delete Queue ("MQCMD_DELETE_Q (Delete Queue)",
   https://www.ibm.com/docs/en/ibm-mq/10.0.x?topic=formats-mqcmd-delete-q-delete-queue, and "DELETE queues",
   https://ibm.com/docs/SSFKSJ_9.3.0/refadmin/q085890_.html): refused while an application has the queue open or
@@ -144,9 +145,15 @@ QUEUE_PARAMETERS: dict[str, str] = {
     "MQIA_TRIGGER_TYPE": "TriggerType",
     "MQIA_TRIGGER_DEPTH": "TriggerDepth",
     "MQIA_TRIGGER_MSG_PRIORITY": "TriggerMsgPriority",
+    # distributed queuing (reference/distributed.py): a local queue's Usage (MQUS_TRANSMISSION: a transmission
+    # queue), a remote queue definition's RNAME, RQMNAME and XMITQ (clause emulator.distributed-admin)
+    "MQIA_USAGE": "Usage",
+    "MQCA_REMOTE_Q_NAME": "RemoteQName",
+    "MQCA_REMOTE_Q_MGR_NAME": "RemoteQMgrName",
+    "MQCA_XMIT_Q_NAME": "XmitQName",
 }
-TEXT = {"BaseQName", "BackoutRequeueQName"}
-QUEUE_TYPES = ("MQQT_LOCAL", "MQQT_MODEL", "MQQT_ALIAS")
+TEXT = {"BaseQName", "BackoutRequeueQName", "RemoteQName", "RemoteQMgrName", "XmitQName"}
+QUEUE_TYPES = ("MQQT_LOCAL", "MQQT_MODEL", "MQQT_ALIAS", "MQQT_REMOTE")
 QMGR_PARAMETERS: dict[str, str] = {"MQIA_MSG_MARK_BROWSE_INTERVAL": "MsgMarkBrowseInterval"}
 BOOLEAN = {"InhibitPut", "InhibitGet"}
 # Queue-manager attributes no command changes (what the queue manager is, not how it is set up)
@@ -413,6 +420,10 @@ class CommandServer:
             attributes[attribute] = value
         if attributes:
             self.world.qmgr(self.qmgr).alter_qmgr(**attributes)
+        if changes.keys() & {"MQCA_DEF_XMIT_Q_NAME", "MQCA_DEAD_LETTER_Q_NAME"}:
+            from .channels import model_routes
+
+            model_routes(self.emulator, self.qmgr, changes)  # name resolution and the dead-letter queue
         if changes:
             date, time = self.emulator._stamp()  # noqa: SLF001 - the emulator's clock
             self.emulator.qmgr_changes.update(changes, MQCA_ALTERATION_DATE=date, MQCA_ALTERATION_TIME=time)

@@ -7,7 +7,12 @@ queue manager.
   (the listener's connections; in process, the connections whose MQCONNX named a channel). ChannelName,
   ChannelInstanceType, ChannelStatus MQCHS_RUNNING, ChannelType, ConnectionName, RemoteApplTag, RemoteQMgrName,
   StopRequested, SubState and XmitQName always; the rest when asked for (MQIACH_CHANNEL_INSTANCE_ATTRS).
-  No instance: MQRCCF_CHL_STATUS_NOT_FOUND (3065); server connections keep no saved status.
+  No instance: MQRCCF_CHL_STATUS_NOT_FOUND (3065); server connections keep no saved status. Sender and receiver
+  channels between the listener's queue managers show too (clause emulator.channel.status): ChannelStatus
+  MQCHS_RUNNING, MQCHS_RETRYING or MQCHS_STOPPED, RemoteQMgrName the partner, XmitQName, and Msgs and
+  XmitQMsgsAvailable when asked for; an inactive channel has no status.
+- Start Channel and Stop Channel (clauses emulator.channel.start, emulator.channel.stop; "MQCMD_START_CHANNEL
+  (Start Channel)", "MQCMD_STOP_CHANNEL (Stop Channel)"): emulator/channels.py.
 - Inquire Queue Manager Status (clause emulator.qmgr-status): QMgrName, QMgrStatus MQQMSTA_RUNNING,
   ConnectionCount, the command server's and channel initiator's status, StartDate and StartTime (when the
   emulator's queue manager was made), the installation.
@@ -33,7 +38,7 @@ from .inquiries import generic_match
 from .pcf import CommandGroup, PcfFailure
 from .statistics import pcf_date_time
 
-COMMANDS = ("MQCMD_INQUIRE_CHANNEL_STATUS", "MQCMD_INQUIRE_Q_MGR_STATUS", "MQCMD_RESET_Q_STATS",
+COMMANDS = ("MQCMD_INQUIRE_CHANNEL_STATUS", "MQCMD_START_CHANNEL", "MQCMD_STOP_CHANNEL", "MQCMD_INQUIRE_Q_MGR_STATUS", "MQCMD_RESET_Q_STATS",
             "MQCMD_INQUIRE_TOPIC", "MQCMD_INQUIRE_TOPIC_NAMES", "MQCMD_INQUIRE_TOPIC_STATUS",
             "MQCMD_CREATE_TOPIC", "MQCMD_CHANGE_TOPIC", "MQCMD_DELETE_TOPIC", "MQCMD_COPY_TOPIC",
             "MQCMD_INQUIRE_SUB_STATUS", "MQCMD_CLEAR_Q")
@@ -72,6 +77,7 @@ class StatusCommands(CommandGroup):
 
     def run(self, name: str, parameters: dict[int, Any]) -> list[list[tuple[int, Any]]] | None:
         handler = {"MQCMD_INQUIRE_CHANNEL_STATUS": self.channel_status,
+                   "MQCMD_START_CHANNEL": self.start_channel, "MQCMD_STOP_CHANNEL": self.stop_channel,
                    "MQCMD_INQUIRE_Q_MGR_STATUS": self.qmgr_status,
                    "MQCMD_RESET_Q_STATS": self.reset_q_stats,
                    "MQCMD_INQUIRE_TOPIC": self.inquire_topic,
@@ -84,9 +90,67 @@ class StatusCommands(CommandGroup):
         return self.define_topic(name, parameters)
 
     # -- channels -------------------------------------------------------------------------------------------
+    def _only(self, parameters: dict[int, Any], allowed: tuple[str, ...]) -> None:
+        """A parameter the command does not take: MQRCCF_CFIN_PARM_ID_ERROR or MQRCCF_CFST_PARM_ID_ERROR."""
+        known = {self.value(name) for name in allowed}
+        for parameter, given in parameters.items():
+            if parameter not in known:
+                raise PcfFailure("MQRCCF_CFST_PARM_ID_ERROR" if isinstance(given, bytes) else
+                                 "MQRCCF_CFIN_PARM_ID_ERROR")
+
+    def start_channel(self, parameters: dict[int, Any]) -> None:
+        """Start Channel: a sender channel runs and moves its transmission queue's messages to its partner; a
+        receiver is enabled. MQRCCF_CHANNEL_IN_USE when it runs already (unless IgnoreState MQIS_YES). Clause:
+        emulator.channel.start."""
+        from .channels import RUNNING, agent_of
+
+        self._only(parameters, ("MQCACH_CHANNEL_NAME", "MQIACF_IGNORE_STATE", "MQCACF_COMMAND_SCOPE",
+                                "MQIACH_CHANNEL_DISP"))
+        name = self.required(parameters, "MQCACH_CHANNEL_NAME")
+        agent = agent_of(self.emulator)
+        running = agent.senders.get((self.qmgr, name))
+        if running is not None and running.model.state == RUNNING:
+            if parameters.get(self.value("MQIACF_IGNORE_STATE")) == self.value("MQIS_YES"):
+                return None
+            raise PcfFailure("MQRCCF_CHANNEL_IN_USE")
+        failed = agent.start_channel(self.qmgr, name)
+        if failed:
+            raise PcfFailure(failed)
+        return None
+
+    def stop_channel(self, parameters: dict[int, Any]) -> None:
+        """Stop Channel with ChannelStatus MQCHS_STOPPED (the default) or MQCHS_INACTIVE; every Mode stops at
+        once. MQRCCF_CHANNEL_NOT_ACTIVE when it is not running (unless IgnoreState MQIS_YES). Clause:
+        emulator.channel.stop."""
+        from .channels import INACTIVE, STOPPED, agent_of
+
+        value = self.value
+        self._only(parameters, ("MQCACH_CHANNEL_NAME", "MQIACH_CHANNEL_STATUS", "MQIACF_MODE", "MQCA_Q_MGR_NAME",
+                                "MQCACH_CONNECTION_NAME", "MQIACF_IGNORE_STATE", "MQCACF_COMMAND_SCOPE",
+                                "MQIACH_CHANNEL_DISP"))
+        name = self.required(parameters, "MQCACH_CHANNEL_NAME")
+        status = parameters.get(value("MQIACH_CHANNEL_STATUS"), value("MQCHS_STOPPED"))
+        mode = parameters.get(value("MQIACF_MODE"), value("MQMODE_QUIESCE"))
+        if status not in (value("MQCHS_STOPPED"), value("MQCHS_INACTIVE")) or mode not in (
+                value("MQMODE_QUIESCE"), value("MQMODE_FORCE"), value("MQMODE_TERMINATE")):
+            raise PcfFailure("MQRCCF_PARM_VALUE_ERROR")
+        failed = agent_of(self.emulator).stop_channel(
+            self.qmgr, name, STOPPED if status == value("MQCHS_STOPPED") else INACTIVE)
+        if failed == "MQRCCF_CHANNEL_NOT_ACTIVE" and \
+                parameters.get(value("MQIACF_IGNORE_STATE")) == value("MQIS_YES"):
+            return None
+        if failed:
+            if failed == "MQRC_FUNCTION_NOT_SUPPORTED":
+                from .pcf import refuse
+
+                refuse(f"STOP CHANNEL of {name}, a channel of a type that only clients use")
+            raise PcfFailure(failed)
+        return None
+
     def channel_status(self, parameters: dict[int, Any]) -> list[list[tuple[int, Any]]]:
-        """Inquire Channel Status: the current instances of server-connection channels. Clause:
-        emulator.channel-status."""
+        """Inquire Channel Status: the current instances of server-connection channels, and of sender and
+        receiver channels between the listener's queue managers (emulator/channels.py). Clauses:
+        emulator.channel-status, emulator.channel.status."""
         value = self.value
         pattern = self.required(parameters, "MQCACH_CHANNEL_NAME")
         instance = parameters.get(value("MQIACH_CHANNEL_INSTANCE_TYPE"), value("MQOT_CURRENT_CHANNEL"))
@@ -104,6 +168,12 @@ class StatusCommands(CommandGroup):
                 if conname is not None and text(conname) and text(conname) != conn.conname:
                     continue
                 responses.append(self._instance(conn, counters, wanted))
+            from .channels import agent_of
+
+            for found in agent_of(self.emulator).statuses(self.qmgr):
+                if generic_match(pattern, found.name) and (conname is None or not text(conname)
+                                                           or text(conname) == found.conname):
+                    responses.append(self._message_channel(found, wanted))
         from .inquiries import passes_filters
 
         responses = [r for r in responses if passes_filters(r, parameters, value)]
@@ -132,6 +202,33 @@ class StatusCommands(CommandGroup):
                 (value("MQIACH_MSGS"), messages), (value("MQCACH_MCA_USER_ID"), conn.user),
                 (value("MQIACH_MCA_STATUS"), value("MQMCAS_RUNNING")),
                 (value("MQIACH_CURRENT_SHARING_CONVS"), 1), (value("MQIACH_MAX_SHARING_CONVS"), 10)]
+        return always + [(p, v) for p, v in more if wanted is None or p in wanted]
+
+    def _message_channel(self, found: Any, wanted: set[int] | None) -> list[tuple[int, Any]]:
+        """One sender or receiver channel's status (emulator.channel.status): IBM's common fields always, the
+        current-only ones when asked for."""
+        value = self.value
+        sending = found.type == "MQCHT_SENDER"
+        substate = ("MQCHSSTATE_OTHER" if found.status != "MQCHS_RUNNING" else
+                    "MQCHSSTATE_IN_MQGET" if sending else "MQCHSSTATE_RECEIVING")
+        always = [(value("MQCACH_CHANNEL_NAME"), found.name),
+                  (value("MQIACH_CHANNEL_INSTANCE_TYPE"), value("MQOT_CURRENT_CHANNEL")),
+                  (value("MQIACH_CHANNEL_STATUS"), value(found.status)),
+                  (value("MQIACH_CHANNEL_TYPE"), value(found.type)),
+                  (value("MQCACH_CONNECTION_NAME"), found.conname),
+                  (value("MQCA_REMOTE_Q_MGR_NAME"), found.remote_qmgr),
+                  (value("MQIACH_STOP_REQUESTED"), value("MQCHSR_STOP_NOT_REQUESTED")),
+                  (value("MQIACH_CHANNEL_SUBSTATE"), value(substate)),
+                  (value("MQCACH_XMIT_Q_NAME"), found.xmitq)]
+        start_date, start_time = pcf_date_time(found.started_ms) if found.started_ms else ("", "")
+        last_date, last_time = pcf_date_time(found.last_ms) if found.last_ms is not None else ("", "")
+        more = [(value("MQCACH_CHANNEL_START_DATE"), start_date), (value("MQCACH_CHANNEL_START_TIME"), start_time),
+                (value("MQCACH_LAST_MSG_DATE"), last_date), (value("MQCACH_LAST_MSG_TIME"), last_time),
+                (value("MQIACH_MSGS"), found.msgs), (value("MQIACH_NPM_SPEED"), found.npmspeed),
+                (value("MQIACH_MCA_STATUS"), value("MQMCAS_RUNNING" if found.status == "MQCHS_RUNNING"
+                                                   else "MQMCAS_STOPPED"))]
+        if sending:
+            more.append((value("MQIACH_XMITQ_MSGS_AVAILABLE"), found.available))
         return always + [(p, v) for p, v in more if wanted is None or p in wanted]
 
     # -- the queue manager ----------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ timeout) its waiting gets end, its unit of work is backed out and it is disconne
 socket may cost: connections, frame sizes, the handshake and idle times (:class:`Budgets`).
 
 One listener may hold several queue managers (``--qmgr`` repeated): CONNX's QMgrName chooses one by name, blank
-(or a ``*group``) the first.
+(or a ``*group``) the first. Their sender and receiver channels move messages between them while the listener
+serves (emulator/channels.py).
 
 In this mode the queue manager runs in real time (PutDate/PutTime from the wall clock, expiry and browse-mark
 intervals in real milliseconds) and a put with default context carries the identity of the connecting user: the
@@ -680,6 +681,9 @@ class Listener:
         for emulator in reversed(self.emulators):  # the first last: an in-process MQCONN reaches the default one
             native.activate(emulator)
         self._thread: threading.Thread | None = None
+        from .channels import ChannelAgent
+
+        self.channels = ChannelAgent(self.emulators)  # distributed queuing between them, from start to close
 
     # -- sessions -------------------------------------------------------------------------------------------
     def authorized(self, user: str, password: str, channel: str) -> bool:
@@ -770,15 +774,18 @@ class Listener:
     def start(self) -> Listener:
         """Serve in a background thread (tests); :meth:`serve_forever` serves in this one."""
         self._thread = threading.Thread(target=self._accept, name="mq-emulator", daemon=True)
+        self.channels.start()
         self._thread.start()
         return self
 
     def serve_forever(self) -> None:
+        self.channels.start()
         self._accept()
 
     def close(self) -> None:
-        """Stop listening and end every session (their work backed out)."""
+        """Stop listening and end every session (their work backed out), and the channels between them."""
         self._closed = True
+        self.channels.close()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
         try:

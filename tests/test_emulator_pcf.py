@@ -91,9 +91,9 @@ def test_a_failing_mqsc_command_fails_with_its_text(pcf):
 
 
 def test_commands_the_emulator_does_not_run_are_function_not_supported(pcf):
-    for run in (lambda: pcf.MQCMD_START_CHANNEL({CMQCFC.MQCACH_CHANNEL_NAME: b"APP.SVRCONN"}),  # no channel runs
+    for run in (lambda: pcf.MQCMD_RESET_CHANNEL({CMQCFC.MQCACH_CHANNEL_NAME: b"APP.SVRCONN"}),  # no sequence numbers
                 lambda: pcf.MQCMD_INQUIRE_PROCESS({CMQC.MQCA_PROCESS_NAME: b"*"}),  # no process objects
-                lambda: _mqsc(pcf, "START CHANNEL(APP.SVRCONN)")):
+                lambda: _mqsc(pcf, "RESET CHANNEL(APP.SVRCONN)")):
         with pytest.raises(ibmmq.MQMIError) as refused:
             run()
         assert refused.value.reason == CMQC.MQRC_FUNCTION_NOT_SUPPORTED
