@@ -1068,13 +1068,19 @@ CLUSTER = Area(
 # kept or removed at close and resumed by name, all under units of work (reference/topics.py, publish.py,
 # subscriptions.py).
 
-TOPIC_STRINGS = ("Sports", "Sports/Football", "Sports/Golf", "News")
+# "Sports/Football/Results" has more levels than a single-level wildcard matches; "Sports/#" is published as a
+# literal string; "Closed" lies under a topic object inhibiting publication and subscription, "Temp" under one
+# refusing durable subscriptions.
+TOPIC_STRINGS = ("Sports", "Sports/Football", "Sports/Golf", "News", "Sports/Football/Results", "Sports/#", "Closed",
+                 "Temp")
 SUBSCRIBED_STRINGS = ("Sports/#", "Sports/+", "#", "Sports/Football", "News", "Sports/*", "S?orts")
 SUB_OPTIONS = _names("MQSO", "DURABLE", "MANAGED", "PUBLICATIONS_ON_REQUEST", "NEW_PUBLICATIONS_ONLY",
                      "WILDCARD_CHAR", "SET_CORREL_ID", "RESUME", "ALTER")
 PUBLISH_OPTIONS = _names("MQPMO", "RETAIN", "WARN_IF_NO_SUBS_MATCHED", "NOT_OWN_SUBS", "SUPPRESS_REPLYTO",
                          "SYNCPOINT")
 SUBSCRIBERS = ("s1", "s2", "s3")
+# Every documented MQSO option a claim of publish/subscribe covers, for option rules broken at random.
+ALL_SUB_OPTIONS = names_within(option_names("MQSO"), frozenset({"core", "pubsub"}))
 
 
 @rule(handle=OneOf(SUBSCRIBERS), string=OneOf(SUBSCRIBED_STRINGS), options=SomeOf(SUB_OPTIONS, 3), weight=3)
@@ -1096,9 +1102,65 @@ def publish(topic, options, group, put1_):
             _call("put", handle="p", PMO={"Options": list(options)}, MD=md, data=topic), _call("close", handle="p")]
 
 
-@rule(handle=OneOf(SUBSCRIBERS), options=OneOf(([], [], ["MQCO_KEEP_SUB"], ["MQCO_REMOVE_SUB"])))
+@rule(handle=OneOf(SUBSCRIBERS + ("ms1", "ms2")), options=OneOf(([], [], ["MQCO_KEEP_SUB"], ["MQCO_REMOVE_SUB"],
+      ["MQCO_KEEP_SUB", "MQCO_REMOVE_SUB"])))
 def unsubscribe(handle, options):
+    """A subscription handle closed (kept, removed, or both asked for), or a managed destination's handle (the
+    managed queue goes with its subscription)."""
+    if handle.startswith("m"):
+        return [_call("close", handle=handle)]
     return [_call("close", handle=handle, Options=list(options))]
+
+
+@rule(options=SomeOf(ALL_SUB_OPTIONS, 4), string=OneOf(SUBSCRIBED_STRINGS), unknown=OneOf((False,) * 5 + (True,)),
+      weight=2)
+def subscribe_with_options(options, string, unknown):
+    """An MQSUB with options drawn from every MQSO option (sub.options' rules broken or kept), or an unknown one."""
+    chosen: Any = unknown_bit("MQSO") | constants.VALUES["MQSO_CREATE"] if unknown else list(options)
+    destination = "mx" if "MQSO_MANAGED" in options else "q"
+    return [_call("close", handle="sx"), _call("sub", handle="sx", Hobj=destination, SD={
+        "Options": chosen, "ObjectString": string, "SubName": "SX", "SubCorrelId": "sx"})]
+
+
+# MQSUB calls each refused (or accepted) by one rule of the subscription's own: durable without a name, no topic,
+# a topic string too long, no destination or one opened for output only, resuming what does not exist or is in
+# use elsewhere, a topic object inhibiting subscriptions or durable ones.
+ODD_SUBSCRIPTIONS: dict[str, dict[str, Any]] = {
+    "durable-no-name": {"Hobj": "q", "SD": {"Options": ["MQSO_CREATE", "MQSO_DURABLE"], "ObjectString": "News"}},
+    "no-topic": {"Hobj": "q", "SD": {"Options": ["MQSO_CREATE"]}},
+    "too-long": {"Hobj": "q", "SD": {"Options": ["MQSO_CREATE"], "ObjectString": "t" * 10241}},
+    "no-destination": {"SD": {"Options": ["MQSO_CREATE"], "ObjectString": "News"}},
+    "output-destination": {"Hobj": "o", "SD": {"Options": ["MQSO_CREATE"], "ObjectString": "News"}},
+    "resume-none": {"SD": {"Options": ["MQSO_RESUME", "MQSO_DURABLE"], "SubName": "NONE"}},
+    "resume-in-use": {"connection": "c2", "SD": {"Options": ["MQSO_RESUME", "MQSO_DURABLE"], "SubName": "S2"}},
+    "inhibited": {"Hobj": "q", "SD": {"Options": ["MQSO_CREATE"], "ObjectName": "CLOSED"}},
+    "durable-inhibited": {"Hobj": "q", "SD": {"Options": ["MQSO_CREATE", "MQSO_DURABLE"], "ObjectName": "TEMP",
+                                              "SubName": "T1"}},
+    "new-only-resumed": {"SD": {"Options": ["MQSO_RESUME", "MQSO_DURABLE", "MQSO_NEW_PUBLICATIONS_ONLY"],
+                                "SubName": "S2"}},
+}
+
+
+@rule(kind=OneOf(tuple(ODD_SUBSCRIPTIONS)), weight=2)
+def subscribe_oddly(kind):
+    return [_call("close", handle="sx"), _call("sub", handle="sx", **ODD_SUBSCRIPTIONS[kind])]
+
+
+# A topic handle used as no topic handle can be (inquired; set and closed with a delete option in the area
+# "topic-handles", whose capabilities those need), and opens of a topic object that does not exist or names the
+# empty topic string. Not an MQGET on it: while a subscription exists the model fails on one
+# (properties.get_with_properties looks the handle's queue up by the topic handle's empty name).
+TOPIC_MISUSES: dict[str, list[dict[str, Any]]] = {
+    "inquire": [_call("inquire", handle="t", Selectors=["MQIA_INHIBIT_PUT"])],
+    "unknown-object": [_call("open", handle="u", topic="NO.SUCH.TOPIC", Options=["MQOO_OUTPUT"])],
+    "empty-object": [_call("open", handle="u", topic="EMPTY", Options=["MQOO_OUTPUT"])],
+}
+
+
+@rule(misuse=OneOf(tuple(TOPIC_MISUSES)), string=OneOf(TOPIC_STRINGS[:4]))
+def misuse_topic(misuse, string):
+    return [_call("close", handle="t"), _call("open", handle="t", ObjectString=string, Options=["MQOO_OUTPUT"]),
+            *TOPIC_MISUSES[misuse]]
 
 
 @rule(handle=OneOf(SUBSCRIBERS))
@@ -1106,10 +1168,25 @@ def request_retained(handle):
     return [_call("subrq", handle=handle)]
 
 
-@rule(handle=OneOf(("q", "q", "ms1", "ms2", "ms3")), weight=3)
+@rule(handle=OneOf(("q", "q", "ms1", "ms2", "ms3", "tiny", "mx")), weight=3)
 def get_publication(handle):
     return [_get((), handle=handle)]
 
+
+PUBSUB_MORE_SETUP: tuple[dict[str, Any], ...] = (
+    # a destination that holds one message (a second publication cannot reach it), one opened for output only
+    _call("define_queue", name="TINY", MaxQDepth=1), _open("tiny", ["MQOO_INPUT_SHARED"], "TINY"),
+    _call("sub", handle="s4", Hobj="tiny", SD={"Options": ["MQSO_CREATE"], "ObjectString": "News"}),
+    _open("o", ["MQOO_OUTPUT"]), _open("mx", ["MQOO_INPUT_SHARED"]),
+    # topic objects that inhibit publication and subscription, refuse durable subscriptions, name the empty string
+    _call("define_topic", name="CLOSED", TopicString="Closed", InhibitPublications="MQTA_PUB_INHIBITED",
+          InhibitSubscriptions="MQTA_SUB_INHIBITED"),
+    _call("define_topic", name="TEMP", TopicString="Temp", DurableSubscriptions="MQSUB_DURABLE_INHIBITED"),
+    _call("define_topic", name="EMPTY", TopicString=""),
+    _call("connect", connection="c2"),
+    _call("sub", handle="sx", Hobj="q", SD={"Options": ["MQSO_CREATE"], "ObjectString": "Sports", "SubName": "SX"}),
+    _call("open", handle="t", ObjectString="Sports", Options=["MQOO_OUTPUT"]),
+)
 
 PUBSUB = Area(
     "pubsub", "Publish/subscribe: subscriptions by both wildcard schemes, managed or on a queue, durable or not; "
@@ -1124,9 +1201,97 @@ PUBSUB = Area(
      _call("sub", handle="s2", Hobj="ms2", SD={"Options": ["MQSO_CREATE", "MQSO_MANAGED", "MQSO_DURABLE"],
                                               "ObjectName": "SPORTS", "ObjectString": "Football", "SubName": "S2"}),
      _call("sub", handle="s3", Hobj="q", SD={"Options": ["MQSO_CREATE", "MQSO_PUBLICATIONS_ON_REQUEST"],
-                                            "ObjectString": "Sports/+", "SubName": "S3"})),
-    (subscribe, publish, unsubscribe, request_retained, get_publication, end_unit_of_work),
-    clauses=("publish", "sub", "topic"))
+                                            "ObjectString": "Sports/+", "SubName": "S3"}),
+     *PUBSUB_MORE_SETUP),
+    (subscribe, publish, unsubscribe, request_retained, get_publication, end_unit_of_work, subscribe_with_options,
+     subscribe_oddly, misuse_topic),
+    ("sub.options",), clauses=("publish", "sub", "topic"))
+
+
+# -- publish/subscribe with message properties ------------------------------------------------------------------
+# Subscriptions that select by properties and carry user data, publications whose properties travel as their
+# copy options say, and publications got into a message handle, whose publish/subscribe properties (MQTopicString,
+# MQSubUserData, MQIsRetained) are then inquired (reference/publish.py, properties.py, selection.py).
+
+SUB_SELECTORS = ("", "", "Color = 'red'", "size > 5", "MQTopicString LIKE 'Sports/%'", "Color = ", "size >")
+COPY_OPTIONS = (None, None, ["MQCOPY_DEFAULT"], ["MQCOPY_FORWARD"], ["MQCOPY_PUBLISH"], ["MQCOPY_NONE"],
+                ["MQCOPY_ALL"])
+PUBLICATION_PROPERTIES = ("MQTopicString", "MQSubUserData", "MQIsRetained", "Color", "size", "%")
+
+
+@rule(handle=OneOf(("ps1", "ps2")), string=OneOf(("Sports/#", "Sports/Football", "#", "News")),
+      selector=OneOf(SUB_SELECTORS), user_data=OneOf((None, "fan", "")), weight=2)
+def subscribe_selecting(handle, string, selector, user_data):
+    sd: dict[str, Any] = {"Options": ["MQSO_CREATE"], "ObjectString": string}
+    if selector:
+        sd["SelectionString"] = selector
+    if user_data is not None:
+        sd["SubUserData"] = user_data
+    return [_call("close", handle=handle), _call("sub", handle=handle, Hobj="q", SD=sd)]
+
+
+@rule(topic=OneOf(("Sports/Football", "Sports/Golf", "News")), color=OneOf(("red", "blue", None)),
+      size=OneOf((3, 20, None)), copy=OneOf(COPY_OPTIONS), retain=OneOf((False, False, True)), put1_=BOOL, weight=4)
+def publish_with_properties(topic, color, size, copy, retain, put1_):
+    calls = [_call("crtmh", hmsg="pm")]
+    if color is not None:
+        calls.append(_setmp("pm", "Color", "MQTYPE_STRING", color, **({"PD": {"CopyOptions": copy}} if copy else {})))
+    if size is not None:
+        calls.append(_setmp("pm", "size", "MQTYPE_INT32", size))
+    pmo = {"Options": ["MQPMO_RETAIN"] if retain else []}
+    if put1_:
+        return calls + [_call("put1", ObjectString=topic, PMO=pmo, data=topic, OriginalMsgHandle="pm")]
+    return calls + [_call("open", handle="p", ObjectString=topic, Options=["MQOO_OUTPUT"]),
+                    _call("put", handle="p", PMO=pmo, data=topic, OriginalMsgHandle="pm"), _call("close", handle="p")]
+
+
+@rule(option=OneOf((None, None, "MQGMO_PROPERTIES_IN_HANDLE", "MQGMO_PROPERTIES_FORCE_MQRFH2")), into=BOOL,
+      inquired=SomeOf(PUBLICATION_PROPERTIES, 3), weight=4)
+def get_publication_properties(option, into, inquired):
+    get = _get([option] if option else [], handle="q", **({"MsgHandle": "g"} if into else {}))
+    return [get] + [_call("inqmp", hmsg="g", Name=name) for name in inquired]
+
+
+@rule(handle=OneOf(("ps1", "ps2")))
+def request_retained_properties(handle):
+    return [_call("subrq", handle=handle)]
+
+
+PUBSUB_PROPERTIES = Area(
+    "pubsub-properties", "Publish/subscribe with message properties: subscriptions selecting by properties and "
+    "carrying user data, publications whose properties travel as their copy options say, publications got into a "
+    "message handle and their publish/subscribe properties inquired", frozenset({"core", "pubsub", "properties"}),
+    ({"op": "define_queue", **QUEUE}, _open("q", ["MQOO_INPUT_SHARED"]), _call("crtmh", hmsg="g"),
+     _call("sub", handle="ps1", Hobj="q", SD={"Options": ["MQSO_CREATE"], "ObjectString": "Sports/#",
+                                             "SubUserData": "fan"}),
+     _call("sub", handle="ps2", Hobj="q", SD={"Options": ["MQSO_CREATE"], "ObjectString": "News",
+                                             "SelectionString": "size > 5"})),
+    (subscribe_selecting, publish_with_properties, get_publication_properties, request_retained_properties),
+    ("properties.folders",), clauses=("publish.properties", "sub.selection", "properties.pd"))
+
+
+# -- topic and subscription handles under MQSET and MQCLOSE's delete options ----------------------------------------
+
+@rule(string=OneOf(("Sports", "News")), attribute=OneOf(("MQIA_INHIBIT_PUT", "MQIA_INHIBIT_GET")))
+def set_topic_handle(string, attribute):
+    return [_call("close", handle="t"), _call("open", handle="t", ObjectString=string, Options=["MQOO_OUTPUT"]),
+            _call("set", handle="t", Selectors=[attribute], IntAttrs=[1])]
+
+
+@rule(handle=OneOf(("t", "s")), option=OneOf(("MQCO_DELETE", "MQCO_DELETE_PURGE")))
+def close_deleting(handle, option):
+    reopen = _call("open", handle="t", ObjectString="Sports", Options=["MQOO_OUTPUT"]) if handle == "t" else \
+        _call("sub", handle="s", Hobj="q", SD={"Options": ["MQSO_CREATE"], "ObjectString": "Sports/#"})
+    return [_call("close", handle=handle, Options=[option]), _call("close", handle=handle), reopen]
+
+
+TOPIC_HANDLES = Area(
+    "topic-handles", "Topic and subscription handles given to MQSET and to MQCLOSE with a delete option, which "
+    "neither takes", frozenset({"core", "pubsub", "set", "dynamic-queues"}),
+    ({"op": "define_queue", **QUEUE}, _open("q", ["MQOO_INPUT_SHARED"]),
+     _call("open", handle="t", ObjectString="Sports", Options=["MQOO_OUTPUT"]),
+     _call("sub", handle="s", Hobj="q", SD={"Options": ["MQSO_CREATE"], "ObjectString": "Sports/#"})),
+    (set_topic_handle, close_deleting), clauses=("topic.set", "topic.close", "sub.close.no-delete"))
 
 
 # -- distributed queuing ------------------------------------------------------------------------------------
@@ -1441,7 +1606,8 @@ SELECTION = Area(
 
 AREAS: dict[str, Area] = {a.name: a for a in (GROUPS, SEGMENTATION, BROWSE_MARK, OPTIONS, MATCHING, UNITS_OF_WORK,
                                               QUEUES, DYNAMIC, SET, ALIAS, EXPIRY, REPORTS, CLUSTER, PUBSUB,
-                                              DISTRIBUTED, PROPERTIES, SELECTION)}
+                                              DISTRIBUTED, PROPERTIES, SELECTION,
+                                              PUBSUB_PROPERTIES, TOPIC_HANDLES)}
 
 
 # -- table-directed generation ------------------------------------------------------------------------------
@@ -1540,12 +1706,16 @@ def _option_rule_recipe(table: OptionRules, row, rng: random.Random) -> list[dic
         if "MQPUT1" in row.calls:
             return [_call("put1", queue="Q1", PMO={"Options": options}, data="o")]
         return [_call("put", handle="h", PMO={"Options": options}, data="o")]
+    if table.family == "MQSO":
+        destination = "mx" if "MQSO_MANAGED" in options else "q"
+        return [_call("close", handle="sx"), _call("sub", handle="sx", Hobj=destination, SD={
+            "Options": options, "ObjectString": "Sports/#", "SubName": "SX", "SubCorrelId": "sx"})]
     return [_put(data="b"), _get(options)]
 
 
 def _breaking_options(table: OptionRules, row, rng: random.Random) -> list[str] | None:
     family = table.family
-    verb = {"MQOO": "MQOPEN", "MQPMO": "MQPUT", "MQGMO": "MQGET"}[family]
+    verb = {"MQOO": "MQOPEN", "MQPMO": "MQPUT", "MQGMO": "MQGET", "MQSO": "MQSUB"}[family]
     if row.calls:
         verb = row.calls[0]
     nonzero = [n for n in constants.FLAGS[family]]
@@ -1679,6 +1849,18 @@ def _selection_header(row, rng: random.Random) -> list[dict[str, Any]]:
         _reopen("s", ["MQOO_INPUT_SHARED", "MQOO_BROWSE"], SelectionString=text) + [_get(handle="s")]
 
 
+def _publication_folder(row, rng: random.Random) -> list[dict[str, Any]]:
+    """A subscription with user data, a publication (retained, then sent again on request), got into a handle
+    whose property of the row's name is inquired."""
+    return [_call("close", handle="ps1"),
+            _call("sub", handle="ps1", Hobj="q", SD={"Options": ["MQSO_CREATE"], "ObjectString": "Sports/#",
+                                                    "SubUserData": "fan"}),
+            *publish_with_properties.build("Sports/Golf", "red", None, None, True, rng.random() < 0.5),
+            _call("subrq", handle="ps1"), _get(handle="q", MsgHandle="g"),
+            _call("inqmp", hmsg="g", Name=row.when["name"]), _get(handle="q", MsgHandle="g"),
+            _call("inqmp", hmsg="g", Name=row.when["name"])]
+
+
 # The table inputs each recipe knows how to make hold. A row whose `when` needs another input to hold is
 # unreachable by construction until the vocabulary learns it (unreachable() names the input).
 KNOWN_FACTS: dict[str, frozenset[str]] = {
@@ -1695,6 +1877,7 @@ KNOWN_FACTS: dict[str, frozenset[str]] = {
     "properties.conversions": frozenset({"from", "to"}),
     "properties.get": frozenset({"option", "property_control", "handle", "compat_folder"}),
     "selection.headers": frozenset({"name"}),
+    "properties.folders": frozenset({"name"}),
 }
 
 RECIPES: dict[str, Callable[..., list[dict[str, Any]] | None]] = {
@@ -1709,6 +1892,7 @@ RECIPES: dict[str, Callable[..., list[dict[str, Any]] | None]] = {
     "properties.conversions": _property_conversion,
     "properties.get": _property_get,
     "selection.headers": _selection_header,
+    "properties.folders": _publication_folder,
 }
 
 

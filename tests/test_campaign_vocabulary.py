@@ -47,6 +47,22 @@ FAMILIES: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
     "MQPUT1 with a message handle": ("properties", _has("put1", "OriginalMsgHandle")),
     "MQGET with MsgHandle": ("properties", _has("get", "MsgHandle")),
     "MQOPEN with SelectionString": ("selection", _has("open", "SelectionString")),
+    "MQSUB": ("pubsub", _has("sub")),
+    "MQSUB with options of no rule's liking": ("pubsub", lambda c: c["op"] == "sub"
+                                                and isinstance(c["SD"]["Options"], int)),
+    "MQSUB resuming": ("pubsub", lambda c: c["op"] == "sub" and "MQSO_RESUME" in c["SD"]["Options"]),
+    "MQSUBRQ": ("pubsub", _has("subrq")),
+    "MQOPEN of a topic": ("pubsub", _has("open", "ObjectString")),
+    "MQPUT of a publication": ("pubsub", lambda c: c["op"] == "put" and c["handle"] == "p"),
+    "MQPUT1 of a publication": ("pubsub", _has("put1", "ObjectString")),
+    "MQCLOSE of a subscription with MQCO_REMOVE_SUB": ("pubsub", lambda c: c["op"] == "close"
+                                                        and "MQCO_REMOVE_SUB" in _options(c)),
+    "MQSUB with SelectionString": ("pubsub-properties", lambda c: c["op"] == "sub"
+                                   and "SelectionString" in c["SD"]),
+    "MQSUB with SubUserData": ("pubsub-properties", lambda c: c["op"] == "sub" and "SubUserData" in c["SD"]),
+    "MQSETMP with CopyOptions": ("pubsub-properties", _has("setmp", "PD")),
+    "MQPUT of a publication with a message handle": ("pubsub-properties", _has("put", "OriginalMsgHandle")),
+    "MQSET of a topic handle": ("topic-handles", _has("set")),
 }
 
 
@@ -64,11 +80,13 @@ def test_selectors_are_drawn_with_every_operator_kind_and_header_name():
         assert any(name in text for text in texts), name
 
 
-NEW_TABLES = ("properties.types", "properties.conversions", "properties.get", "selection.headers")
+NEW_TABLES = ("properties.types", "properties.conversions", "properties.get", "selection.headers", "properties.folders",
+              "sub.options")
 
 
-def test_a_small_campaign_reaches_every_reachable_row_of_the_property_and_selection_tables(tmp_path):
-    config = CampaignConfig(adapter="reference", sequences=300, length=20, seed=3, areas=("properties", "selection"))
+def test_a_small_campaign_reaches_every_reachable_row_of_the_property_selection_and_subscription_tables(tmp_path):
+    config = CampaignConfig(adapter="reference", sequences=300, length=20, seed=3,
+                            areas=("properties", "selection", "pubsub", "pubsub-properties"))
     summary = run_campaign(config, tmp_path, master="inprocess", show_progress=False)
     aggregates = summary["aggregates"]
     assert aggregates["divergent_sequences"] == 0
