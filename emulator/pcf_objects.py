@@ -1,9 +1,9 @@
 """The command server's other objects: namelists, channel definitions and authentication information objects
 (PCF Create, Copy, Change, Delete, Inquire and Inquire ... Names of each), and Inquire Connection.
 
-These are definitions a queue manager keeps and shows, with no behaviour the emulator follows: a namelist is a
-list of names, a channel definition says how a channel would run (none runs: a connection name only says where
-the listener is), an authentication information object says how credentials would be checked (the listener's
+These are definitions a queue manager keeps and shows: a namelist is a list of names, a channel definition says
+how a channel runs (a sender and its receiver move messages between the queue managers of one listener, started
+and stopped by command: emulator/channels.py; a connection name only says where the listener is), an authentication information object says how credentials would be checked (the listener's
 ``--user`` and ``--require-user`` decide that). A new queue manager has the default objects IBM lists ("System
 and default objects": server and client channels, authentication information, namelists), and IBM's developer
 configuration adds DEV.ADMIN.SVRCONN, DEV.APP.SVRCONN and DEV.AUTHINFO (the queue manager's ConnAuth), from

@@ -312,3 +312,78 @@ def test_pcf_defines_a_remote_queue_and_channels_and_starts_stops_and_inquires_t
     assert _finish(_start(listener, GET, "QM2", "DEV.QUEUE.3", "500")).strip() == "reason 2033"
     _mqsc(listener, "QM1", "START CHANNEL(PCF.QM1.QM2)")
     assert _finish(_start(listener, GET, "QM2", "DEV.QUEUE.3", "30000")).split()[0] == b"payload".hex()
+
+
+# -- in process: the definitions and commands on one queue manager ------------------------------------------------
+@pytest.fixture
+def mqsc_qm1(ibmmq_emulator):
+    import ibmmq
+    from ibmmq import CMQCFC
+
+    ibmmq_emulator.developer()
+    qmgr = ibmmq.connect("QM1")
+    pcf = ibmmq.PCFExecute(qmgr)
+
+    def run(command: str) -> list[str]:
+        try:
+            answers = pcf.MQCMD_ESCAPE({CMQCFC.MQIACF_ESCAPE_TYPE: CMQCFC.MQET_MQSC,
+                                        CMQCFC.MQCACF_ESCAPE_TEXT: command.encode()})
+        except ibmmq.MQMIError as exc:
+            return [f"FAILED {exc.reason}"]
+        return [a[CMQCFC.MQCACF_ESCAPE_TEXT].decode() for a in answers]
+
+    yield run
+    qmgr.disconnect()
+
+
+def test_mqsc_defines_and_displays_remote_queues_aliases_and_transmission_queues(mqsc_qm1, ibmmq_emulator):
+    assert mqsc_qm1("DEFINE QLOCAL(TO.QM9) USAGE(XMITQ)") == ["AMQ8006I: IBM MQ queue created."]
+    assert mqsc_qm1("DEFINE QREMOTE(ORDERS.QM9) RNAME(ORDERS) RQMNAME(QM9) XMITQ(TO.QM9) DEFPRTY(4)") == [
+        "AMQ8006I: IBM MQ queue created."]
+    assert mqsc_qm1("DEFINE QREMOTE(QM8) RQMNAME(QM9) XMITQ(TO.QM9)") == ["AMQ8006I: IBM MQ queue created."]  # alias
+    (remote,) = mqsc_qm1("DISPLAY QREMOTE(ORDERS.QM9) ALL")
+    assert "TYPE(QREMOTE)" in remote and "RNAME(ORDERS)" in remote and "RQMNAME(QM9)" in remote
+    assert "XMITQ(TO.QM9)" in remote and "USAGE(" not in remote and "CURDEPTH(" not in remote
+    (xmitq,) = mqsc_qm1("DISPLAY QLOCAL(TO.QM9) USAGE")
+    assert "USAGE(XMITQ)" in xmitq
+    definition = ibmmq_emulator.queues["QM8"].definition
+    assert (definition.RemoteQName, definition.RemoteQMgrName) == ("", "QM9")
+    # a put to the remote queue, and one to the alias, wait on the transmission queue behind their MQXQH
+    import ibmmq
+
+    qmgr = ibmmq.connect("QM1")
+    qmgr.put1("ORDERS.QM9", b"one")
+    qmgr.put1(ibmmq.OD(ObjectName=b"INVOICES", ObjectQMgrName=b"QM8"), b"two")
+    waiting = [data for _md, data in ibmmq_emulator.messages("TO.QM9")]
+    assert [d[:4] for d in waiting] == [b"XQH ", b"XQH "] and waiting[0].endswith(b"one")
+    assert b"ORDERS" in waiting[0][8:56] and b"INVOICES" in waiting[1][8:56]
+    qmgr.disconnect()
+
+
+def test_alter_qmgr_defxmitq_is_the_default_transmission_queue(mqsc_qm1, ibmmq_emulator):
+    import ibmmq
+
+    mqsc_qm1("DEFINE QLOCAL(DEFAULT.XMITQ) USAGE(XMITQ)")
+    qmgr = ibmmq.connect("QM1")
+    with pytest.raises(ibmmq.MQMIError):  # no route to QM7 yet
+        qmgr.put1(ibmmq.OD(ObjectName=b"ANY", ObjectQMgrName=b"QM7"), b"lost")
+    assert mqsc_qm1("ALTER QMGR DEFXMITQ(DEFAULT.XMITQ)") == ["AMQ8005I: IBM MQ queue manager changed."]
+    qmgr.put1(ibmmq.OD(ObjectName=b"ANY", ObjectQMgrName=b"QM7"), b"routed")
+    assert ibmmq_emulator.depth("DEFAULT.XMITQ") == 1
+    qmgr.disconnect()
+
+
+def test_start_and_stop_channel_in_process_where_no_partner_answers(mqsc_qm1):
+    mqsc_qm1("DEFINE QLOCAL(QM2) USAGE(XMITQ)")
+    mqsc_qm1("DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('localhost(1414)') XMITQ(QM2)")
+    mqsc_qm1("DEFINE CHANNEL(QM1.NOQ) CHLTYPE(SDR) CONNAME('localhost(1414)') XMITQ(DEV.QUEUE.1)")
+    assert mqsc_qm1("START CHANNEL(QM1.TO.QM2)") == ["AMQ8018I: Start IBM MQ channel accepted."]
+    (shown,) = mqsc_qm1("DISPLAY CHSTATUS(QM1.TO.QM2)")
+    assert "STATUS(RETRYING)" in shown and "CHLTYPE(SDR)" in shown and "XMITQ(QM2)" in shown
+    assert mqsc_qm1("STOP CHANNEL(QM1.TO.QM2)") == ["AMQ8019I: Stop IBM MQ channel accepted."]
+    assert "STATUS(STOPPED)" in mqsc_qm1("DISPLAY CHSTATUS(QM1.TO.QM2)")[0]
+    assert mqsc_qm1("STOP CHANNEL(QM1.TO.QM2)") == ["FAILED 3008"]  # stopped already: not active
+    mqsc_qm1("START CHANNEL(QM1.NOQ)")  # its XMITQ is no transmission queue: it stops
+    assert "STATUS(STOPPED)" in mqsc_qm1("DISPLAY CHSTATUS(QM1.NOQ)")[0]
+    assert mqsc_qm1("START CHANNEL(DEV.APP.SVRCONN)") == ["AMQ8018I: Start IBM MQ channel accepted."]  # enabled
+    assert mqsc_qm1("START CHANNEL(NO.SUCH)") == ["FAILED 3008"]
