@@ -1004,6 +1004,13 @@ def cluster_depths(qmgr):
             _call("inquire", handle="xmit", Selectors=["MQIA_CURRENT_Q_DEPTH"])]
 
 
+@rule(selectors=OneOf((["MQIA_DEF_PRIORITY"], ["MQIA_DEF_PRIORITY", "MQIA_CURRENT_Q_DEPTH"], ["MQCA_Q_NAME"])))
+def cluster_inquire(selectors):
+    """An inquiry of the cluster queue opened from QM1, which has no instance of it: the attributes of a remote
+    instance, of which the depth is none."""
+    return _reopen("inq", ["MQOO_INQUIRE"], "Q3") + [_call("inquire", handle="inq", Selectors=selectors)]
+
+
 @rule(qmgr=OneOf(CLUSTER_QMGRS))
 def cluster_consume(qmgr):
     return [_get(handle=f"q3-{qmgr}")]
@@ -1050,7 +1057,7 @@ CLUSTER_SETUP: tuple[dict[str, Any], ...] = (
         _open(f"q3-{qmgr}", ["MQOO_INQUIRE", "MQOO_INPUT_SHARED"], "Q3", connection=f"on-{qmgr}"))],
     _open("nf", ["MQOO_OUTPUT", "MQOO_BIND_NOT_FIXED"], "Q3"), _open("oo", ["MQOO_OUTPUT", "MQOO_BIND_ON_OPEN"], "Q3"),
     _open("og", ["MQOO_OUTPUT", "MQOO_BIND_ON_GROUP"], "Q3"), _open("dq", ["MQOO_OUTPUT"], "Q3"),
-    _open("xmit", ["MQOO_INQUIRE"], "SYSTEM.CLUSTER.TRANSMIT.QUEUE"),
+    _open("xmit", ["MQOO_INQUIRE"], "SYSTEM.CLUSTER.TRANSMIT.QUEUE"), _open("inq", ["MQOO_INQUIRE"], "Q3"),
 )
 
 CLUSTER = Area(
@@ -1058,7 +1065,7 @@ CLUSTER = Area(
     "suspension, delivery and reallocation", frozenset({"core", "cluster", "groups", "units-of-work"}), CLUSTER_SETUP,
     (cluster_put, cluster_put1, set_channel, alter_channel, alter_instance, suspension, deliver, cluster_end_unit,
      cluster_reopen, cluster_open_other, cluster_depths, cluster_consume, local_instance, most_recently_used,
-     all_put_disabled, put_and_look),
+     all_put_disabled, put_and_look, cluster_inquire),
     ("cluster.workload",), clauses=("cluster",))
 
 
@@ -1301,18 +1308,67 @@ TOPIC_HANDLES = Area(
 # dead-letter queues show where everything went (reference/distributed.py, reference/channels.py).
 
 LINE_CHANNELS = ("QM1.QM2", "QM2.QM3")
+# Where a put1 from QM1 goes: through a channel to QM2 or QM3, to a queue QM2 lacks, through remote definitions
+# (one put-inhibited, one naming QM1 itself), through a queue-manager alias to QM1, a remote definition's name
+# used as a queue manager's, a queue manager no definition names (the default transmission queue, if any), and a
+# queue QM3 lacks (QM3 names a dead-letter queue it does not have).
 ROUTES = {"two": ("TARGET", "QM2"), "three": ("TARGET", "QM3"), "nowhere": ("NO.SUCH.QUEUE", "QM2"),
-          "remote": ("RQ", "")}
+          "remote": ("RQ", ""), "remote-inhibited": ("RQX", ""), "back-home": ("BACK.HOME", ""),
+          "alias-home": ("HOME", "OLD.NAME.QM1"), "definition-as-qmgr": ("TARGET", "RQ"), "far": ("FAR.QUEUE", "QM9"),
+          "unrouted": ("FAR.QUEUE", "QM4"), "nowhere-three": ("NO.SUCH.QUEUE", "QM3")}
 
 
-@rule(route=OneOf(tuple(ROUTES)), priority=OneOf((2, 7)), persistent=BOOL, report=OneOf(((), (), ("MQRO_COA",),
-      ("MQRO_DISCARD_MSG", "MQRO_EXCEPTION"))), syncpoint=OneOf((False, False, True)), weight=5)
-def remote_put(route, priority, persistent, report, syncpoint):
+@rule(route=OneOf(tuple(ROUTES)), priority=OneOf((2, 7, "MQPRI_PRIORITY_AS_Q_DEF")), persistent=BOOL,
+      report=OneOf(((), (), ("MQRO_COA",), ("MQRO_DISCARD_MSG", "MQRO_EXCEPTION"))),
+      syncpoint=OneOf((False, False, True)), reply=OneOf(("REPLY", "REPLY", "MY.ANSWERS")),
+      expiry=OneOf((None, None, None, 10)), weight=5)
+def remote_put(route, priority, persistent, report, syncpoint, reply, expiry):
     queue, qmgr = ROUTES[route]
+    md = {"Priority": priority, "Persistence": PERSISTENCE[not persistent], "Report": list(report), "ReplyToQ": reply}
+    if reply != "REPLY":
+        md["MsgType"] = "MQMT_REQUEST"  # a request's reply-to queue alias is resolved at the put
+    if expiry is not None:
+        md["Expiry"] = expiry
     return [_call("put1", queue=queue, **({"ObjectQMgrName": qmgr} if qmgr else {}),
-                  PMO={"Options": ["MQPMO_SYNCPOINT"] if syncpoint else []},
-                  MD={"Priority": priority, "Persistence": PERSISTENCE[not persistent], "Report": list(report),
-                      "ReplyToQ": "REPLY"}, data=route)]
+                  PMO={"Options": ["MQPMO_SYNCPOINT"] if syncpoint else []}, MD=md, data=route)]
+
+
+# Opens a remote definition, a queue of another queue manager and a queue-manager alias refuse, or allow.
+REMOTE_OPENS = {"definition-for-input": ("RQ", "", ["MQOO_INPUT_SHARED"]),
+                "definition-for-browse": ("RQ", "", ["MQOO_BROWSE"]),
+                "inquire-remote-queue": ("TARGET", "QM2", ["MQOO_INQUIRE"]),
+                "alias-as-queue": ("QM3", "", ["MQOO_OUTPUT"]),
+                "unknown-qmgr": ("FAR.QUEUE", "QM9", ["MQOO_OUTPUT"]),
+                "unrouted-qmgr": ("FAR.QUEUE", "QM4", ["MQOO_OUTPUT"]),
+                "definition-for-output": ("RQ", "", ["MQOO_OUTPUT", "MQOO_INQUIRE"])}
+REMOTE_SELECTORS = ["MQIA_Q_TYPE", "MQCA_Q_NAME", "MQCA_REMOTE_Q_NAME", "MQCA_REMOTE_Q_MGR_NAME", "MQCA_XMIT_Q_NAME",
+                    "MQIA_DEF_PRIORITY"]
+
+
+@rule(kind=OneOf(tuple(REMOTE_OPENS)), weight=2)
+def open_remote(kind):
+    queue, qmgr, options = REMOTE_OPENS[kind]
+    calls = _reopen("o", options, queue, **({"ObjectQMgrName": qmgr} if qmgr else {}))
+    if "MQOO_INQUIRE" in options:
+        calls.append(_call("inquire", handle="o", Selectors=REMOTE_SELECTORS))
+    return calls
+
+
+@rule(queue=OneOf(("", "", "QM2", "PLAIN", "NO.SUCH.XMITQ")))
+def default_transmission_queue(queue):
+    return [_call("define_qmgr", name="QM1", DefXmitQName=queue)]
+
+
+@rule(queue=OneOf(("DLQ", "DLQ", "")))
+def dead_letter_queue(queue):
+    """QM2's dead-letter queue named, or none: an undeliverable message then stops its channel unless it is
+    non-persistent on a fast channel."""
+    return [_call("define_qmgr", name="QM2", DeadLetterQName=queue)]
+
+
+@rule(milliseconds=OneOf((500, 2000)))
+def distributed_clock(milliseconds):
+    return [_call("advance_clock", milliseconds=milliseconds)]
 
 
 @rule(channel=OneOf(LINE_CHANNELS), state=OneOf(("start", "start", "MQCHS_STOPPED", "MQCHS_INACTIVE",
@@ -1359,6 +1415,12 @@ DISTRIBUTED_SETUP: tuple[dict[str, Any], ...] = (
     _call("define_queue", name="TARGET", qmgr="QM2"), _call("define_queue", name="TARGET", qmgr="QM3"),
     _call("define_qremote", name="QM3", qmgr="QM1", RemoteQMgrName="QM3", XmitQName="QM2"),
     _call("define_qremote", name="RQ", qmgr="QM1", RemoteQName="TARGET", RemoteQMgrName="QM2", DefPriority=4),
+    _call("define_qremote", name="RQX", qmgr="QM1", RemoteQName="TARGET", RemoteQMgrName="QM2",
+          InhibitPut="MQQA_PUT_INHIBITED"),
+    _call("define_queue", name="HOME", qmgr="QM1"), _call("define_queue", name="PLAIN", qmgr="QM1"),
+    _call("define_qremote", name="BACK.HOME", qmgr="QM1", RemoteQName="HOME", RemoteQMgrName="QM1"),
+    _call("define_qremote", name="OLD.NAME.QM1", qmgr="QM1", RemoteQMgrName="QM1"),
+    _call("define_qremote", name="MY.ANSWERS", qmgr="QM1", RemoteQName="REPLY", RemoteQMgrName="QM1.CLASS2"),
     _call("define_sender", name="QM1.QM2", qmgr="QM1", CONNAME="QM2", XMITQ="QM2", MRRTY=1),
     _call("define_sender", name="QM2.QM3", qmgr="QM2", CONNAME="QM3", XMITQ="QM3", NPMSPEED="MQNPMS_NORMAL"),
     _call("define_sender", name="QM2.QM1", qmgr="QM2", CONNAME="QM1", XMITQ="QM1"),
@@ -1369,6 +1431,8 @@ DISTRIBUTED_SETUP: tuple[dict[str, Any], ...] = (
     _open("t3", ["MQOO_INPUT_SHARED"], "TARGET", connection="on-QM3"),
     _open("r1", ["MQOO_INPUT_SHARED"], "REPLY"),
     _open("x2", ["MQOO_INQUIRE"], "QM2"), _open("x3", ["MQOO_INQUIRE"], "QM3", connection="on-QM2"),
+    _open("o", ["MQOO_OUTPUT"], "RQ"),
+    _call("define_qmgr", name="QM4"),  # a queue manager no channel or definition leads to
 )
 
 DISTRIBUTED = Area(
@@ -1376,7 +1440,7 @@ DISTRIBUTED = Area(
     "queue-manager alias, channels started, stopped and retrying, message retry, the dead-letter queue and reports "
     "travelling back", frozenset({"core", "distributed", "cluster", "reports", "units-of-work"}), DISTRIBUTED_SETUP,
     (remote_put, channel_state, transmit, inhibit_destination, distributed_consume, distributed_end_unit,
-     distributed_depths),
+     distributed_depths, open_remote, default_transmission_queue, dead_letter_queue, distributed_clock),
     clauses=("distributed",))
 
 

@@ -1,6 +1,6 @@
-"""The campaign generator speaks the message-property, selection, publish/subscribe and distributed verbs
+"""The campaign generator speaks the message-property, selection, publish/subscribe, distributed and cluster verbs
 (conformance/vocabulary.py's areas), and its table-directed steering reaches the rows of their tables: a generated
-sequence, not only a scenario, meets MQCRTMH, MQSETMP, a selector or an MQSUB option rule."""
+sequence, not only a scenario, meets MQCRTMH, MQSETMP, a selector, an MQSUB option rule or a channel."""
 
 from __future__ import annotations
 
@@ -63,6 +63,20 @@ FAMILIES: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
     "MQSETMP with CopyOptions": ("pubsub-properties", _has("setmp", "PD")),
     "MQPUT of a publication with a message handle": ("pubsub-properties", _has("put", "OriginalMsgHandle")),
     "MQSET of a topic handle": ("topic-handles", _has("set")),
+    "MQPUT1 to another queue manager": ("distributed", _has("put1", "ObjectQMgrName")),
+    "MQPUT1 through a remote queue definition": ("distributed", lambda c: c["op"] == "put1" and c["queue"] == "RQ"),
+    "MQOPEN of a remote queue definition": ("distributed", lambda c: c["op"] == "open" and c["queue"] == "RQ"),
+    "start_channel": ("distributed", _has("start_channel")),
+    "stop_channel": ("distributed", _has("stop_channel")),
+    "channel_status": ("distributed", _has("channel_status")),
+    "transmit": ("distributed", _has("transmit")),
+    "define_qmgr with DefXmitQName": ("distributed", _has("define_qmgr", "DefXmitQName")),
+    "set_channel": ("cluster", _has("set_channel")),
+    "define_channel": ("cluster", _has("define_channel")),
+    "alter_queue": ("cluster", _has("alter_queue")),
+    "suspend_qmgr": ("cluster", _has("suspend_qmgr")),
+    "deliver": ("cluster", _has("deliver")),
+    "MQINQ of a cluster queue": ("cluster", lambda c: c["op"] == "inquire" and c["handle"] == "inq"),
 }
 
 
