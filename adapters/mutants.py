@@ -986,3 +986,15 @@ for _row in ("integer-to-float", "float-to-float"):
         "the model parses text to a floating-point type with float() (reference/properties.py _parse), which, given "
         "a number rather than text, returns that number as a float: exactly what widen does, and the float32 rounding "
         "after applies alike")
+
+# Distributed queuing's tables (fixtures/tables/name-resolution.yaml, xmitq-separate-descriptor.yaml).
+for _value in ("copied", "report-masked", "queue-manager", "new-id", "embedded-msg-id"):
+    EQUIVALENT[f"table:distributed.xmitq.descriptor.backout-count:value={_value}"] = (
+        f"a put's BackoutCount is an output field, so the embedded descriptor's is always 0; '{_value}' gives 0 (the "
+        "copied value, or MQMD's initial value where the value does not apply to a count) as 'zero' does")
+EQUIVALENT["table:distributed.resolve.qmgr-alias-local:resolve=again"] = (
+    "resolving again with ObjectQMgrName the alias's RemoteQMgrName - this queue manager's own name - reaches no row "
+    "of the table (the name is local), so ObjectName is a queue of this queue manager, which is what 'local-queue' says")
+EQUIVALENT["table:distributed.resolve.qmgr-name-model-queue:resolve=to-alias-qmgr"] = (
+    "a model queue named in ObjectQMgrName is no queue-manager alias, so there is no RemoteQMgrName to send to: the "
+    "model fails the call with MQRC_UNKNOWN_REMOTE_Q_MGR, which is the row's own decision")

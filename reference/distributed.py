@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import put as put_module
 from .constants import FORMATS, VALUES
 from .handles import Connection, ObjectHandle
-from .queue import LocalQueue, StoredMessage
+from .queue import LocalQueue, QueueDefinition, StoredMessage
 from .result import Result, failure
+from .tables import Spec, default_spec
 from .structures import MQMD, MQMD_VERSION_2, MQPMO, NONE_ID
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 
 MQQT_REMOTE = VALUES["MQQT_REMOTE"]
 MQQT_LOCAL = VALUES["MQQT_LOCAL"]
+MQQT_MODEL = VALUES["MQQT_MODEL"]
 MQUS_TRANSMISSION = VALUES["MQUS_TRANSMISSION"]
 FMT_XQH = FORMATS["MQFMT_XMIT_Q_HEADER"]
 FMT_DLH = FORMATS["MQFMT_DEAD_LETTER_HEADER"]
@@ -73,96 +75,149 @@ def is_remote_definition(queue: LocalQueue | None) -> bool:
     return queue is not None and queue.definition.QType == MQQT_REMOTE
 
 
-def resolve(qm: QueueManager, name: str, qmgr_name: str) -> Route | Result | None:
-    """Resolve an MQOD's ObjectName and ObjectQMgrName on ``qm``: None when they name a local object (the usual
-    open applies), a :class:`Route`, or the failure of MQOPEN/MQPUT1.
+# The tables this module decides by (fixtures/tables/name-resolution.yaml, xmitq-choice.yaml), read from the queue
+# manager's Spec so that a table mutant is the same code given a changed row.
+NAME_RESOLUTION = "distributed.name-resolution"
+XMITQ_CHOICE = "distributed.xmitq-choice"
+# How a chosen transmission queue is refused (xmitq-choice.yaml's refused_as): the reasons for one that is missing,
+# not a local queue, or not of Usage MQUS_TRANSMISSION, each with the clause documenting it.
+XMITQ_REFUSALS = {
+    "transmission-queue": (("MQRC_UNKNOWN_XMIT_Q", "distributed.resolve.xmitq-attribute"),
+                           ("MQRC_XMIT_Q_TYPE_ERROR", "distributed.xmitq.usage"),
+                           ("MQRC_XMIT_Q_USAGE_ERROR", "distributed.xmitq.usage")),
+    "default-transmission-queue": (("MQRC_UNKNOWN_DEF_XMIT_Q", "distributed.resolve.default-xmitq-unknown"),
+                                   ("MQRC_DEF_XMIT_Q_TYPE_ERROR", "distributed.resolve.default-xmitq-unknown"),
+                                   ("MQRC_DEF_XMIT_Q_USAGE_ERROR", "distributed.xmitq.usage")),
+}
+# How many times a row may send resolution back to the input columns (IBM's table does it at most twice: a remote
+# queue definition, then a queue-manager alias); a changed table that loops fails instead.
+MAX_PASSES = 4
 
-    Clauses: distributed.resolve.qmgr-name-first, distributed.resolve.remote-definition,
-    distributed.resolve.remote-definition-local-qmgr, distributed.resolve.xmitq-attribute,
-    distributed.resolve.xmitq-named-for-qmgr, distributed.resolve.qmgr-alias, distributed.resolve.qmgr-alias-local,
-    distributed.resolve.default-xmitq, distributed.resolve.unknown-remote-qmgr, distributed.xmitq.usage.
+
+def qmgr_name_class(qm: QueueManager, target: str) -> str:
+    """What ObjectQMgrName ``target`` names on ``qm``: the name-resolution table's ``object_qmgr`` input."""
+    if not target:
+        return "blank"
+    if target == qm.name:
+        return "local"
+    found = qm.queues.get(target)
+    if found is None:
+        return "unknown"
+    definition = found.definition
+    if definition.QType == MQQT_REMOTE:
+        return "remote-definition" if definition.RemoteQName.strip() else "qmgr-alias"
+    return "model" if definition.QType == MQQT_MODEL else "queue"
+
+
+def _object_class(found: LocalQueue | None) -> str:
+    """What ObjectName names: the name-resolution table's ``object`` input."""
+    if not is_remote_definition(found):
+        return "other"
+    return "remote-definition" if found.definition.RemoteQName.strip() else "qmgr-alias"
+
+
+def _sends_here(qm: QueueManager, remote_qmgr: str) -> bool:
+    """Whether a remote queue definition's RemoteQMgrName brings its messages back to ``qm``: blank, ``qm``'s own
+    name, or a queue-manager alias naming ``qm``."""
+    if not remote_qmgr or remote_qmgr == qm.name:
+        return True
+    found = qm.queues.get(remote_qmgr)
+    return qmgr_name_class(qm, remote_qmgr) == "qmgr-alias" and found.definition.RemoteQMgrName.strip() == qm.name
+
+
+def resolve(qm: QueueManager, name: str, qmgr_name: str) -> Route | Result | None:
+    """Resolve an MQOD's ObjectName and ObjectQMgrName on ``qm`` by IBM's name-resolution table
+    (fixtures/tables/name-resolution.yaml, then xmitq-choice.yaml for the transmission queue): None when they name
+    a local object (no row applies: the usual open does), a :class:`Route`, or the failure of MQOPEN/MQPUT1.
+
+    Clauses: the rows' (distributed.resolve.remote-definition, distributed.resolve.remote-definition-local-qmgr,
+    distributed.resolve.alias-not-a-queue, distributed.resolve.qmgr-alias-names-queue,
+    distributed.resolve.qmgr-name-model-queue, distributed.resolve.qmgr-alias-local, distributed.resolve.qmgr-alias,
+    distributed.resolve.qmgr-name-is-xmitq, distributed.resolve.qmgr-not-a-local-object,
+    distributed.resolve.xmitq-attribute, distributed.resolve.xmitq-named-for-qmgr, distributed.resolve.default-xmitq,
+    distributed.resolve.unknown-remote-qmgr), distributed.resolve.qmgr-name-first, distributed.xmitq.usage,
+    distributed.resolve.default-xmitq-unknown.
     """
     target = qmgr_name.strip()
-    if target and target != qm.name:
-        return _to_qmgr(qm, name, target, ("distributed.resolve.qmgr-name-first",))
+    object_qmgr = qmgr_name_class(qm, target)
+    if object_qmgr not in ("blank", "local"):
+        return _resolve(qm, name, target, None, "", ("distributed.resolve.qmgr-name-first",), 1)
     found = qm.queues.get(name)
-    if not is_remote_definition(found):
+    kind = _object_class(found)
+    if kind == "other":
         return None
     definition = found.definition
-    remote_q, remote_qmgr = definition.RemoteQName.strip(), definition.RemoteQMgrName.strip()
-    if not remote_q:
-        # A queue-manager alias (or reply-to alias) is not a queue that can be opened by its own name.
-        return failure("MQRC_UNKNOWN_OBJECT_NAME", "distributed.resolve.alias-not-a-queue")
-    if not remote_qmgr or remote_qmgr == qm.name:
-        return failure("MQRC_UNKNOWN_REMOTE_Q_MGR", "distributed.resolve.remote-definition-local-qmgr")
-    clauses = ("distributed.resolve.remote-definition",)
-    if definition.XmitQName.strip():
-        checked = _xmitq(qm, definition.XmitQName.strip())
-        if isinstance(checked, Result):
-            return checked
-        return Route(checked, remote_q, remote_qmgr, name, clauses + ("distributed.resolve.xmitq-attribute",))
-    route = _to_qmgr(qm, remote_q, remote_qmgr, clauses)
-    if isinstance(route, Route):
-        if not route.xmitq:  # an alias bringing the name back here: a remote definition must resolve elsewhere
-            return failure("MQRC_UNKNOWN_REMOTE_Q_MGR", "distributed.resolve.remote-definition-local-qmgr")
-        route = Route(route.xmitq, route.queue, route.qmgr, name, route.clauses)
-    return route
+    destination = "local" if _sends_here(qm, definition.RemoteQMgrName.strip()) else "remote"
+    row = qm.spec[NAME_RESOLUTION].lookup(object_qmgr=object_qmgr, object=kind, destination=destination)
+    if row is None:
+        return None
+    return _follow(qm, row, name, target, definition, name, (), 1)
 
 
-def _to_qmgr(qm: QueueManager, name: str, target: str, clauses: tuple[str, ...]) -> Route | Result:
-    """The route to queue ``name`` at queue manager ``target`` (not this one): a queue-manager alias, a
-    transmission queue named like the queue manager, or the default transmission queue."""
-    found = qm.queues.get(target)
-    if found is not None:
-        definition = found.definition
-        if definition.QType == MQQT_REMOTE:
-            if definition.RemoteQName.strip():
-                return failure("MQRC_UNKNOWN_REMOTE_Q_MGR", "distributed.resolve.qmgr-alias-names-queue")
-            real = definition.RemoteQMgrName.strip() or target
-            clauses += ("distributed.resolve.qmgr-alias",)
-            if real == qm.name:
-                return Route("", name, real, "", clauses + ("distributed.resolve.qmgr-alias-local",))
-            if definition.XmitQName.strip():
-                checked = _xmitq(qm, definition.XmitQName.strip())
-                if isinstance(checked, Result):
-                    return checked
-                return Route(checked, name, real, "", clauses + ("distributed.resolve.xmitq-attribute",))
-            own = qm.queues.get(real)
-            if own is not None and own.definition.QType != MQQT_REMOTE:
-                checked = _xmitq(qm, real)
-                return checked if isinstance(checked, Result) else \
-                    Route(checked, name, real, "", clauses + ("distributed.resolve.xmitq-named-for-qmgr",))
-            return _default(qm, name, real, clauses)
-        checked = _xmitq(qm, target)
-        return checked if isinstance(checked, Result) else \
-            Route(checked, name, target, "", clauses + ("distributed.resolve.xmitq-named-for-qmgr",))
-    return _default(qm, name, target, clauses)
+def _resolve(qm: QueueManager, name: str, target: str, carried: QueueDefinition | None, opened: str,
+             clauses: tuple[str, ...], passes: int) -> Route | Result:
+    """Queue ``name`` at queue manager ``target``, read from the table's ObjectQMgrName rows; ``carried`` is the
+    remote queue definition resolution came through (its XmitQName counts first), ``opened`` its name."""
+    object_qmgr = qmgr_name_class(qm, target)
+    named = qm.queues[target].definition if object_qmgr in ("qmgr-alias", "remote-definition") else None
+    alias = named if object_qmgr == "qmgr-alias" else None
+    real = (alias.RemoteQMgrName.strip() or target) if alias is not None else target
+    destination = "local" if real == qm.name else "remote"
+    if alias is not None:  # a queue-manager alias remaps the name, whichever queue manager it names
+        clauses += ("distributed.resolve.qmgr-alias",)
+    row = qm.spec[NAME_RESOLUTION].lookup(object_qmgr=object_qmgr, object="other", destination=destination)
+    if row is None:  # the name is this queue manager's (a changed table can bring resolution back here)
+        return Route("", name, qm.name, opened, clauses)
+    return _follow(qm, row, name, target, named, opened, clauses, passes, carried)
 
 
-def _default(qm: QueueManager, name: str, target: str, clauses: tuple[str, ...]) -> Route | Result:
-    default = qm.def_xmitq_name.strip()
-    if not default:
-        return failure("MQRC_UNKNOWN_REMOTE_Q_MGR", "distributed.resolve.unknown-remote-qmgr")
-    checked = _xmitq(qm, default, DEFAULT_XMITQ_FAILURES)
-    return checked if isinstance(checked, Result) else \
-        Route(default, name, target, "", clauses + ("distributed.resolve.default-xmitq",))
+def _follow(qm: QueueManager, row, name: str, target: str, definition: QueueDefinition | None, opened: str,
+            clauses: tuple[str, ...], passes: int, carried: QueueDefinition | None = None) -> Route | Result:
+    """Do what name-resolution row ``row`` says for queue ``name`` at ``target`` (``definition``: the remote
+    queue definition or queue-manager alias the row read; ``carried``: one read on an earlier pass)."""
+    resolve_as, clauses = row.then["resolve"], tuple(dict.fromkeys(clauses + (row.id,)))
+    if resolve_as.startswith("MQRC_") or (resolve_as == "again" and passes >= MAX_PASSES):
+        return failure(resolve_as if resolve_as.startswith("MQRC_") else "MQRC_UNKNOWN_REMOTE_Q_MGR", *clauses)
+    if resolve_as == "local-queue" or (resolve_as == "again" and definition is None):
+        return Route("", name, qm.name, opened, clauses)
+    if resolve_as == "again":
+        return _resolve(qm, definition.RemoteQName.strip() or name, definition.RemoteQMgrName.strip(), definition,
+                        opened, clauses, passes + 1)
+    real = target
+    if resolve_as == "to-alias-qmgr":
+        if definition is None:  # no alias to read the queue manager from
+            return failure("MQRC_UNKNOWN_REMOTE_Q_MGR", *clauses)
+        real = definition.RemoteQMgrName.strip() or target
+    via = carried if carried is not None and carried.XmitQName.strip() else definition
+    return _choose_xmitq(qm, name, real or qm.name, via, opened, clauses)
 
 
-# How a queue fails to be a transmission queue - missing, not a local queue, not of Usage MQUS_TRANSMISSION -
-# when a definition's XmitQName (or a queue named like the queue manager) names it, and when DefXmitQName does.
-XMITQ_FAILURES = (("MQRC_UNKNOWN_XMIT_Q", "distributed.resolve.xmitq-attribute"),
-                  ("MQRC_XMIT_Q_TYPE_ERROR", "distributed.xmitq.usage"),
-                  ("MQRC_XMIT_Q_USAGE_ERROR", "distributed.xmitq.usage"))
-DEFAULT_XMITQ_FAILURES = (("MQRC_UNKNOWN_DEF_XMIT_Q", "distributed.resolve.default-xmitq-unknown"),
-                          ("MQRC_DEF_XMIT_Q_TYPE_ERROR", "distributed.resolve.default-xmitq-unknown"),
-                          ("MQRC_DEF_XMIT_Q_USAGE_ERROR", "distributed.xmitq.usage"))
+def _choose_xmitq(qm: QueueManager, name: str, real: str, definition: QueueDefinition | None, opened: str,
+                  clauses: tuple[str, ...]) -> Route | Result:
+    """The transmission queue to queue manager ``real`` by xmitq-choice.yaml: ``definition``'s XmitQName, the
+    queue named like ``real``, or DefXmitQName; checked to be a local queue of Usage MQUS_TRANSMISSION."""
+    attribute = definition.XmitQName.strip() if definition is not None else ""
+    own = qm.queues.get(real)
+    row = qm.spec[XMITQ_CHOICE].lookup(xmitq_attribute=bool(attribute),
+                                       named_queue=own is not None and own.definition.QType != MQQT_REMOTE,
+                                       default_xmitq=bool(qm.def_xmitq_name.strip()))
+    choice, clauses = row.then["xmitq"], clauses + (row.id,)
+    if choice.startswith("MQRC_"):
+        return failure(choice, *clauses)
+    chosen = {"attribute": attribute, "named": real, "default": qm.def_xmitq_name.strip()}.get(choice, "")
+    refusals = XMITQ_REFUSALS.get(row.then["refused_as"], XMITQ_REFUSALS["transmission-queue"])
+    checked = _xmitq(qm, chosen, refusals)
+    if isinstance(checked, Result):
+        checked.clauses[:0] = clauses[:-1]
+        return checked
+    return Route(checked, name, real, opened, clauses)
 
 
-def _xmitq(qm: QueueManager, name: str, failures: tuple = XMITQ_FAILURES) -> str | Result:
+def _xmitq(qm: QueueManager, name: str, refusals: tuple = XMITQ_REFUSALS["transmission-queue"]) -> str | Result:
     """``name`` checked as a transmission queue: a local queue whose Usage is MQUS_TRANSMISSION; otherwise the
-    failure ``failures`` gives for a missing queue, one of another type, one of another Usage."""
-    queue = qm.queues.get(name)
-    missing, wrong_type, wrong_usage = failures
+    failure ``refusals`` gives (reason and clause) for a missing queue, one of another type, one of another Usage."""
+    queue = qm.queues.get(name) if name else None
+    missing, wrong_type, wrong_usage = refusals
     if queue is None:
         return failure(*missing)
     if queue.definition.QType != MQQT_LOCAL:
@@ -235,8 +290,8 @@ def put_remote(qm: QueueManager, conn: Connection, handle: ObjectHandle, md: MQM
         wrap(qm, message, handle.route)
         xmitq.add(message)
     result.clauses[:0] = clauses
-    result.clauses += ["distributed.xmitq.header", "distributed.xmitq.separate-descriptor",
-                       "distributed.put.resolved-names"]
+    result.clauses += ["distributed.xmitq.header", *header_clauses(qm), "distributed.xmitq.separate-descriptor",
+                       *separate_descriptor_clauses(qm), "distributed.put.resolved-names"]
     if result.md is not None:
         result.md.Priority, result.md.Persistence = given.Priority, given.Persistence
     if result.pmo is not None:
@@ -249,20 +304,61 @@ def wrap(qm: QueueManager, message: StoredMessage, route: tuple[str, str]) -> No
     separate descriptor the queue manager makes for it (distributed.xmitq.header,
     distributed.xmitq.separate-descriptor)."""
     embedded = message.md
-    message.data = pack_xqh(route[0], route[1], embedded) + message.data
+    message.data = pack_xqh(route[0], route[1], embedded, qm.spec) + message.data
     message.md = separate_descriptor(qm, embedded)
 
 
+SEPARATE_DESCRIPTOR = "distributed.xmitq.separate-descriptor-fields"
+MD_FIELDS = tuple(MQMD.__annotations__)  # the MQMD fields the model holds, in IBM's order
+HEADER_FIELDS = "distributed.xmitq.header-fields"
+XQH_FIELDS = ("StrucId", "Version", "RemoteQName", "RemoteQMgrName", "MsgDesc")  # IBM's C declaration
+
+
 def separate_descriptor(qm: QueueManager, embedded: MQMD) -> MQMD:
-    """The descriptor a message on a transmission queue is stored with and MQGET returns: most fields copied from
-    the embedded one, Report without the MQRO_ACCEPT_UNSUP_IF_XMIT_MASK bits, the queue manager's encoding and character
-    set, Format MQFMT_XMIT_Q_HEADER, a new MsgId and CorrelId the embedded MsgId (distributed.xmitq.separate-descriptor)."""
+    """The descriptor a message on a transmission queue is stored with and MQGET returns, field by field as
+    fixtures/tables/xmitq-separate-descriptor.yaml says: most fields copied from the embedded one, Report without
+    the MQRO_ACCEPT_UNSUP_IF_XMIT_MASK bits, the queue manager's version, encoding, character set and Format
+    MQFMT_XMIT_Q_HEADER, a new MsgId, CorrelId the embedded MsgId, BackoutCount zero.
+
+    Clauses: distributed.xmitq.separate-descriptor and the table's rows (distributed.xmitq.descriptor.*)."""
+    table = qm.spec[SEPARATE_DESCRIPTOR]
+    own = {"Version": MQMD_VERSION_2, "Encoding": ENC_NATIVE, "CodedCharSetId": qm.coded_char_set_id,
+           "Format": FMT_XQH}
     md = embedded.copy()
-    md.Version = MQMD_VERSION_2
-    md.Report = embedded.Report & ~ACCEPT_UNSUP_IF_XMIT_MASK
-    md.Encoding, md.CodedCharSetId, md.Format = ENC_NATIVE, qm.coded_char_set_id, FMT_XQH
-    md.MsgId, md.CorrelId, md.BackoutCount = qm.ids.new_id(), embedded.MsgId, 0
+    for name in MD_FIELDS:
+        row = table.lookup(field=name)
+        value = "copied" if row is None else row.then["value"]
+        given, initial = getattr(embedded, name), getattr(MQMD, name)
+        # A value that does not apply to the field (a changed table's) gives the field its initial value.
+        if value == "copied":
+            continue
+        if value == "report-masked" and isinstance(given, int):
+            setattr(md, name, given & ~ACCEPT_UNSUP_IF_XMIT_MASK)
+        elif value == "queue-manager":
+            setattr(md, name, own.get(name, initial))
+        elif value == "new-id" and isinstance(given, bytes):
+            setattr(md, name, qm.ids.new_id())
+        elif value == "embedded-msg-id" and isinstance(given, bytes):
+            setattr(md, name, embedded.MsgId)
+        elif value == "zero":
+            setattr(md, name, bytes(len(given)) if isinstance(given, bytes) else type(given)())
+        else:
+            setattr(md, name, initial)
     return md
+
+
+def header_clauses(qm: QueueManager) -> list[str]:
+    """The rows of the MQXQH field table (named when a message is wrapped)."""
+    table = qm.spec[HEADER_FIELDS]
+    rows = (table.lookup(field=name) for name in XQH_FIELDS)
+    return list(dict.fromkeys(row.id for row in rows if row is not None))
+
+
+def separate_descriptor_clauses(qm: QueueManager) -> list[str]:
+    """The rows of the separate-descriptor table that set the MQMD's fields (named when a message is wrapped)."""
+    table = qm.spec[SEPARATE_DESCRIPTOR]
+    rows = (table.lookup(field=name) for name in MD_FIELDS)
+    return list(dict.fromkeys(row.id for row in rows if row is not None))
 
 
 # -- the headers as bytes ------------------------------------------------------------------------------------------
@@ -307,15 +403,26 @@ def _has_version2_fields(md: MQMD) -> bool:
         or md.OriginalLength != VALUES["MQOL_UNDEFINED"]
 
 
-def pack_xqh(remote_q: str, remote_qmgr: str, md: MQMD) -> bytes:
-    """An MQXQH for ``md`` going to ``remote_q`` at ``remote_qmgr``; the version-2 fields, when any is not its
-    initial value, follow in an MQMDE, and the embedded descriptor's Format then says so
-    (distributed.xmitq.header)."""
+def pack_xqh(remote_q: str, remote_qmgr: str, md: MQMD, spec: Spec | None = None) -> bytes:
+    """An MQXQH for ``md`` going to ``remote_q`` at ``remote_qmgr``, each field as
+    fixtures/tables/xmitq-header.yaml gives it (from ``spec``, the suite's tables by default); the version-2
+    fields, when any is not its initial value, follow in an MQMDE, and the embedded descriptor's Format then says
+    so (distributed.xmitq.header, distributed.xmitq.header.*)."""
+    table = (spec or default_spec())[HEADER_FIELDS]
+    sources = {"destination-queue": remote_q, "destination-qmgr": remote_qmgr, "embedded-descriptor": md}
+
+    def field(name: str) -> Any:
+        row = table.lookup(field=name)
+        value = None if row is None else row.then["value"]
+        return sources.get(value, value) if isinstance(value, str) else value
+
     version2 = _has_version2_fields(md)
-    embedded = md.copy()
+    embedded = field("MsgDesc")
+    embedded = embedded.copy() if isinstance(embedded, MQMD) else MQMD()
     if version2:
         embedded.Format = FMT_MDE
-    header = _XQH.pack(b"XQH ", 1, _text(remote_q, 48), _text(remote_qmgr, 48)) + _md1(embedded)
+    header = _XQH.pack(_text(str(field("StrucId")), 4), VALUES.get(str(field("Version")), 0),
+                       _text(str(field("RemoteQName")), 48), _text(str(field("RemoteQMgrName")), 48)) + _md1(embedded)
     if version2:
         header += _MDE.pack(b"MDE ", 2, _MDE.size, md.Encoding, md.CodedCharSetId, _text(md.Format, 8), 0,
                             md.GroupId, md.MsgSeqNumber, md.Offset, md.MsgFlags, md.OriginalLength)
@@ -327,7 +434,9 @@ def unpack_xqh(data: bytes) -> tuple[str, str, MQMD, bytes] | None:
     a message from a transmission queue; None when ``data`` does not start with an MQXQH."""
     if len(data) < XQH_LENGTH or data[:4] != b"XQH ":
         return None
-    _sid, _version, remote_q, remote_qmgr = _XQH.unpack_from(data)
+    _sid, version, remote_q, remote_qmgr = _XQH.unpack_from(data)
+    if version != VALUES["MQXQH_VERSION_1"]:  # the only version there is
+        return None
     md = _unmd1(data[_XQH.size:XQH_LENGTH])
     rest = data[XQH_LENGTH:]
     if md.Format == FMT_MDE and len(rest) >= _MDE.size and rest[:4] == b"MDE ":
