@@ -45,11 +45,6 @@ ENC_NATIVE = VALUES["MQENC_NATIVE"]
 # MQRO_ACCEPT_UNSUP_IF_XMIT_MASK, so no COA or COD is made when the message is placed on or taken off the
 # transmission queue (distributed.xmitq.separate-descriptor).
 ACCEPT_UNSUP_IF_XMIT_MASK = 0x0003FF00
-# The options a queue that resolves to a transmission queue can be opened with besides output: inquire (through
-# a local definition); input, browse and set need a local queue (distributed.open.options-not-valid).
-OO_NOT_REMOTE = (VALUES["MQOO_INPUT_AS_Q_DEF"] | VALUES["MQOO_INPUT_SHARED"] | VALUES["MQOO_INPUT_EXCLUSIVE"]
-                 | VALUES["MQOO_BROWSE"] | VALUES["MQOO_SET"])
-OO_INQUIRE = VALUES["MQOO_INQUIRE"]
 OO_OUTPUT = VALUES["MQOO_OUTPUT"]
 PRIORITY_AS_Q_DEF = VALUES["MQPRI_PRIORITY_AS_Q_DEF"]
 PERSISTENCE_AS_Q_DEF = VALUES["MQPER_PERSISTENCE_AS_Q_DEF"]
@@ -230,13 +225,9 @@ def _xmitq(qm: QueueManager, name: str, refusals: tuple = XMITQ_REFUSALS["transm
 # -- MQOPEN, MQPUT and MQPUT1 through a route ----------------------------------------------------------------------
 
 def open_remote(qm: QueueManager, conn: Connection, options: int, route: Route) -> Result:
-    """MQOPEN of a queue that resolved to transmission queue ``route.xmitq``: output, and inquire through a local
-    definition, only. Clauses: distributed.open.options-not-valid, distributed.open.inquire-needs-definition,
-    distributed.open.resolves-to-xmitq."""
-    if options & OO_NOT_REMOTE:
-        return failure("MQRC_OPTION_NOT_VALID_FOR_TYPE", "distributed.open.options-not-valid")
-    if options & OO_INQUIRE and not route.definition:
-        return failure("MQRC_OPTION_NOT_VALID_FOR_TYPE", "distributed.open.inquire-needs-definition")
+    """MQOPEN of a queue that resolved to transmission queue ``route.xmitq``, its options already found valid for
+    it (output, and inquire through a local definition, only: reference/open.py reads
+    fixtures/tables/open-object-types.yaml). Clause: distributed.open.resolves-to-xmitq."""
     if options & OO_OUTPUT:
         qm.queues[route.xmitq].open_output_count += 1
     hobj = qm.next_handle()
@@ -244,14 +235,6 @@ def open_remote(qm: QueueManager, conn: Connection, options: int, route: Route) 
                                     remote=route.definition, route=(route.queue, route.qmgr))
     conn.handles.add(hobj)
     return Result(clauses=[*route.clauses, "distributed.open.resolves-to-xmitq"], hobj=hobj)
-
-
-def check_local_alias_options(options: int) -> Result | None:
-    """A queue-manager alias naming this queue manager resolves to a local queue, but only for output
-    (distributed.resolve.qmgr-alias-local; IBM's 2045 page)."""
-    if options & (OO_NOT_REMOTE | OO_INQUIRE):
-        return failure("MQRC_OPTION_NOT_VALID_FOR_TYPE", "distributed.resolve.qmgr-alias-local")
-    return None
 
 
 def put_remote(qm: QueueManager, conn: Connection, handle: ObjectHandle, md: MQMD, pmo: MQPMO, data: bytes,

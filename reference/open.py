@@ -1,7 +1,7 @@
 """MQOPEN of a local queue: option validation, the object's existence, and exclusive input.
 
 The option rules are rows of fixtures/tables/open-options.yaml (IBM "Rules for validating MQI options",
-MQOPEN part); the rest are the reason-code pages gathered in IBM's MQI reference (clauses.yaml document `facts`).
+MQOPEN part) and, for the kind of object opened, of open-object-types.yaml (IBM's MQOPEN page); the rest are the reason-code pages gathered in IBM's MQI reference (clauses.yaml document `facts`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from . import alias as alias_module
 from . import distributed, dynamic_queues
 from .constants import VALUES
 from .handles import Connection, ObjectHandle
-from .options import first_broken, unknown_bits
+from .options import object_refused, object_rules, open_refused
 from .result import Result, failure
 from .structures import MQOD
 
@@ -33,14 +33,12 @@ def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
     An alias resolves to its target queue (reference/alias.py); a model queue makes a dynamic queue, whose name
     is returned in ``Result.object_name`` (reference/dynamic_queues.py).
 
-    Clauses: open.options.*, open.unknown-object, open.input-exclusive-in-use, open.input-as-q-def,
+    Clauses: open.options.*, the rows of open.object-types, open.unknown-object, open.input-exclusive-in-use, open.input-as-q-def,
     queue.alias.*, queue.dynamic.*.
     """
-    if unknown_bits(options, "MQOO"):
-        return failure("MQRC_OPTIONS_ERROR", "open.options.unknown")
-    broken = first_broken(qm.spec["open.options"], options, "MQOPEN")
-    if broken is not None:
-        return failure(broken.reason, broken.id)
+    refused = open_refused(qm.spec, options)
+    if refused is not None:
+        return refused
     # ObjectQMgrName, then ObjectName: a queue for another queue manager resolves to a transmission queue
     # (reference/distributed.py)
     routed = distributed.resolve(qm, od.ObjectName, od.ObjectQMgrName)
@@ -48,12 +46,17 @@ def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
     if isinstance(routed, Result):
         return routed
     if routed is not None:
-        if routed.xmitq:
-            return distributed.open_remote(qm, conn, options, routed)
-        refused = distributed.check_local_alias_options(options)
+        # The options valid for the kind of object the name resolved to (fixtures/tables/open-object-types.yaml)
+        kind = ("remote-queue" if routed.definition else "queue-on-remote-qmgr") if routed.xmitq \
+            else "qmgr-alias-to-local"
+        refused = object_refused(qm.spec, options, kind)
         if refused is not None:
             return refused
-        route_clauses = list(routed.clauses)
+        if routed.xmitq:
+            opened = distributed.open_remote(qm, conn, options, routed)
+            opened.clauses += object_rules(qm.spec, kind)
+            return opened
+        route_clauses = [*routed.clauses, *object_rules(qm.spec, kind)]
     queue = qm.queues.get(od.ObjectName)
     if queue is None:
         # A queue whose name differs only in case is another queue (open.names-case-sensitive).

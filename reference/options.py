@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .constants import FLAGS, VALUES
-from .tables import OptionRule, OptionRules
+from .result import Result, failure
+from .tables import OptionRule, OptionRules, Spec
 
 
 def _given(options: int, name: str) -> bool:
@@ -13,8 +14,13 @@ def _given(options: int, name: str) -> bool:
     return bit == 0 or options & bit == bit
 
 
-def _breaks(rule: OptionRule, options: int, call: str) -> bool:
-    if rule.calls and call not in rule.calls:
+def _applies(rule: OptionRule, call: str, obj: str) -> bool:
+    """Whether ``rule`` speaks of verb ``call`` on a kind of object ``obj`` ("" for a rule of every object)."""
+    return (not rule.calls or call in rule.calls) and (not rule.objects or obj in rule.objects)
+
+
+def _breaks(rule: OptionRule, options: int, call: str, obj: str = "") -> bool:
+    if not _applies(rule, call, obj):
         return False
     if rule.at_most_one and sum(1 for n in rule.at_most_one if VALUES[n] and _given(options, n)) > 1:
         return True
@@ -34,13 +40,48 @@ def unknown_bits(options: int, family: str) -> int:
     return options & ~_KNOWN[family] & 0xFFFFFFFF
 
 
-def first_broken(rules: OptionRules, options: int, call: str) -> OptionRule | None:
-    """The first rule of ``rules`` that ``options`` break on verb ``call`` (``MQOPEN``, ``MQPUT``...), if any.
+def first_broken(rules: OptionRules, options: int, call: str, obj: str = "") -> OptionRule | None:
+    """The first rule of ``rules`` that ``options`` break on verb ``call`` (``MQOPEN``, ``MQPUT``...), if any;
+    ``obj`` is the kind of object opened, for the rules of some kinds only (open-object-types.yaml).
 
     The answer depends only on its arguments, so it is remembered on the (immutable) rules value.
     """
-    key = (options, call)
+    key = (options, call, obj)
     memo = rules.memo
     if key not in memo:
-        memo[key] = next((rule for rule in rules.rows if _breaks(rule, options, call)), None)
+        memo[key] = next((rule for rule in rules.rows if _breaks(rule, options, call, obj)), None)
     return memo[key]
+
+
+def open_refused(spec: Spec, options: int, obj: str = "") -> Result | None:
+    """The failure of an MQOPEN whose ``options`` break a rule, or None: bits no MQOO_* option defines
+    (open.options.unknown), then the rules of fixtures/tables/open-options.yaml (MQRC_OPTIONS_ERROR), then for a
+    kind of object ``obj`` the rows of open-object-types.yaml (:func:`object_refused`).
+
+    Clauses: open.options.unknown, open.options.*, and the rows of open.object-types.
+    """
+    if unknown_bits(options, "MQOO"):
+        return failure("MQRC_OPTIONS_ERROR", "open.options.unknown")
+    broken = first_broken(spec["open.options"], options, "MQOPEN")
+    if broken is not None:
+        return failure(broken.reason, broken.id)
+    return object_refused(spec, options, obj) if obj else None
+
+
+def object_refused(spec: Spec, options: int, obj: str) -> Result | None:
+    """The failure of an MQOPEN of a kind of object ``obj`` (``topic``, ``remote-queue``...) with an option not
+    valid for it: the first row of fixtures/tables/open-object-types.yaml that ``options`` break, whose id is the
+    clause (MQRC_OPTION_NOT_VALID_FOR_TYPE); None when every option is valid for it.
+
+    Clauses: distributed.open.options-not-valid, distributed.open.inquire-needs-definition,
+    distributed.resolve.qmgr-alias-local, cluster.open.input-remote, topic.open.output-only.
+    """
+    broken = first_broken(spec["open.object-types"], options, "MQOPEN", obj)
+    return failure(broken.reason, broken.id) if broken is not None else None
+
+
+def object_rules(spec: Spec, obj: str) -> list[str]:
+    """The rows of fixtures/tables/open-object-types.yaml that speak of a kind of object ``obj``: an MQOPEN of it
+    that :func:`object_refused` lets through applied each of them and names them (a scenario showing an option valid
+    for the object can then fail at its row)."""
+    return [rule.id for rule in spec["open.object-types"].rows if obj in rule.objects]

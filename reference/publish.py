@@ -18,7 +18,7 @@ from .constants import VALUES
 from .handles import Connection, ObjectHandle
 from .msgflags import GroupFlags
 from .properties import MQTYPE_BOOLEAN, MQTYPE_STRING, Property
-from .options import first_broken, unknown_bits
+from .options import open_refused, unknown_bits
 from .queue import PUT_PENDING, StoredMessage
 from .errors import NotModelled
 from .result import MQCC_WARNING, Result, failure
@@ -29,11 +29,6 @@ if TYPE_CHECKING:
     from .subscriptions import Subscription
 
 MQOT_TOPIC = VALUES["MQOT_TOPIC"]
-OO_OUTPUT = VALUES["MQOO_OUTPUT"]
-# The options of MQOPEN that ask for an access a topic does not give: getting, browsing, setting, inquiring.
-TOPIC_REFUSED_OPTIONS = (VALUES["MQOO_INPUT_AS_Q_DEF"] | VALUES["MQOO_INPUT_SHARED"] | VALUES["MQOO_INPUT_EXCLUSIVE"]
-                         | VALUES["MQOO_BROWSE"] | VALUES["MQOO_SET"] | VALUES["MQOO_INQUIRE"]
-                         | VALUES["MQOO_SAVE_ALL_CONTEXT"] | VALUES["MQOO_CO_OP"])
 PMO_SYNCPOINT = VALUES["MQPMO_SYNCPOINT"]
 PMO_RETAIN = VALUES["MQPMO_RETAIN"]
 PMO_NOT_OWN_SUBS = VALUES["MQPMO_NOT_OWN_SUBS"]
@@ -86,13 +81,9 @@ def open_topic(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
     Clauses: open.options.*, topic.open.output-only, topic.open.unknown-object, topic.open.name-or-string,
     topic.string.concatenated.
     """
-    if unknown_bits(options, "MQOO"):
-        return failure("MQRC_OPTIONS_ERROR", "open.options.unknown")
-    broken = first_broken(qm.spec["open.options"], options, "MQOPEN")
-    if broken is not None:
-        return failure(broken.reason, broken.id)
-    if options & TOPIC_REFUSED_OPTIONS or not options & OO_OUTPUT:
-        return failure("MQRC_OPTION_NOT_VALID_FOR_TYPE", "topic.open.output-only")
+    refused = open_refused(qm.spec, options, "topic")  # fixtures/tables/open-object-types.yaml
+    if refused is not None:
+        return refused
     resolved = resolve_topic(qm, od.ObjectName, od.ObjectString)
     if isinstance(resolved, Result):
         return resolved

@@ -112,7 +112,8 @@ class OptionRule:
 
     Exactly one of the shapes applies: ``at_most_one`` (no two of these), ``at_least_one`` (one of these is
     needed), or ``if_any`` + ``requires_one_of`` (any of the first needs one of the second). ``calls`` limits
-    the rule to some verbs (``MQPUT1``); ``forbidden`` names options a call must not use at all.
+    the rule to some verbs (``MQPUT1``); ``forbidden`` names options a call must not use at all; ``objects``
+    limits it to some kinds of object opened (fixtures/tables/open-object-types.yaml: ``topic``, ``remote-queue``...).
     """
 
     id: str
@@ -123,6 +124,7 @@ class OptionRule:
     requires_one_of: tuple[str, ...] = ()
     forbidden: tuple[str, ...] = ()
     calls: tuple[str, ...] = ()
+    objects: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,7 @@ def _load_option_rules(path: Path, data: dict) -> OptionRules:
             requires_one_of=tuple(r.get("requires-one-of", ())),
             forbidden=tuple(r.get("forbidden", ())),
             calls=tuple(r.get("calls", ())),
+            objects=tuple(r.get("objects", ())),
         ))
     return OptionRules(data["id"], data.get("title", ""), data.get("source", {}), data["family"], tuple(rows))
 

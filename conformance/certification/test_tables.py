@@ -221,7 +221,8 @@ def test_inconsistent_logical_order_call_reports_the_reason_of_its_row(adapter, 
 
 # -- option rules -------------------------------------------------------------------------------------------
 
-OPTION_TABLES = [t for t in SPEC.tables.values() if hasattr(t, "family")]
+# The rules of option combinations; open.object-types, whose rows speak of kinds of object, is tested below
+OPTION_TABLES = [t for t in SPEC.tables.values() if hasattr(t, "family") and t.id != "open.object-types"]
 BASE = {"MQOO": ["MQOO_OUTPUT"], "MQPMO": [], "MQGMO": [], "MQSO": ["MQSO_CREATE"]}
 # What a rule that needs one of BASE's options breaks with instead (MQSO_RESUME: a subscription is still asked for)
 OTHER_BASE = {"MQOO": ["MQOO_INQUIRE"], "MQSO": ["MQSO_RESUME"]}
@@ -296,6 +297,79 @@ def test_options_that_break_a_documented_rule_are_refused(adapter, table, rule):
     call = _call_breaking_only(table, rule, options, call)
     outcome = _call_with(session, table.family, call, options)
     session.expect(CompCode=("MQCC_FAILED", outcome.CompCode), Reason=(rule.reason, outcome.Reason))
+
+
+# -- options valid for each type of object ----------------------------------------------------------------------
+
+OBJECT_TYPES = SPEC["open.object-types"]
+# Options valid for every kind of object the table names: a call that adds one option to them breaks only what that
+# option breaks (MQOO_FAIL_IF_QUIESCING alone asks for no access, which a topic needs).
+VALID_EVERYWHERE = ["MQOO_OUTPUT", "MQOO_FAIL_IF_QUIESCING"]
+OBJECT_CAPABILITIES = {"topic": ("pubsub",), "nonlocal-cluster-queue": ("cluster",)}
+
+
+def _object(session: Session, kind: str) -> dict:
+    """Make an object of ``kind`` (open-object-types.yaml) on the queue manager QM1 and return the open arguments
+    naming it."""
+    if kind == "topic":
+        return {"ObjectString": "Sports"}
+    session.ok("define_qmgr", name="QM1")
+    session.ok("define_qmgr", name="QM2")
+    if kind == "nonlocal-cluster-queue":
+        session.ok("define_queue", name="Q3", qmgr="QM2", CLUSTER="DEMO")
+        return {"queue": "Q3"}
+    session.ok("define_queue", name="QM2", qmgr="QM1", Usage="MQUS_TRANSMISSION")
+    session.ok("define_queue", name="TARGET", qmgr="QM2")
+    if kind == "remote-queue":
+        session.ok("define_qremote", name="RQ", qmgr="QM1", RemoteQName="TARGET", RemoteQMgrName="QM2")
+        return {"queue": "RQ"}
+    if kind == "queue-on-remote-qmgr":
+        return {"queue": "TARGET", "ObjectQMgrName": "QM2"}
+    if kind == "qmgr-alias-to-local":
+        session.ok("define_queue", name="HOME", qmgr="QM1")
+        session.ok("define_qremote", name="OLD.NAME.QM1", qmgr="QM1", RemoteQMgrName="QM1")
+        return {"queue": "HOME", "ObjectQMgrName": "OLD.NAME.QM1"}
+    raise AssertionError(f"no object made for kind {kind!r}: add one so every row is tested")
+
+
+def _object_cases() -> list:
+    """(row, kind, options) for each kind a row names: each forbidden option added to the options valid
+    everywhere, where no rule of open-options.yaml breaks first (MQOO_CO_OP alone needs MQOO_BROWSE), and for a
+    row needing one of some options, the options valid everywhere without them."""
+    cases = []
+    for row in OBJECT_TYPES.rows:
+        for kind in row.objects:
+            tried = [VALID_EVERYWHERE + [name] for name in row.forbidden]
+            if row.at_least_one:
+                tried.append([n for n in VALID_EVERYWHERE if n not in row.at_least_one])
+            for options in tried:
+                value = sum(VALUES[n] for n in options)
+                if first_broken(SPEC["open.options"], value, "MQOPEN") is not None:
+                    continue
+                capability = pytest.mark.capability(*OBJECT_CAPABILITIES.get(kind, ("distributed",)))
+                cases.append(pytest.param(row, kind, options, id=f"{row.id}-{kind}-{'+'.join(options)}",
+                                          marks=[pytest.mark.clause(row.id), capability]))
+    return cases
+
+
+@pytest.mark.parametrize(("row", "kind", "options"), _object_cases())
+def test_an_option_not_valid_for_the_object_type_is_refused_by_its_row(adapter, row, kind, options):
+    session = Session(adapter, _row_source(OBJECT_TYPES, row))
+    names = _object(session, kind)
+    # the first row broken for the kind decides (the rows are checked in order)
+    decides = first_broken(OBJECT_TYPES, sum(VALUES[n] for n in options), "MQOPEN", kind)
+    outcome = session("open", handle="h", Options=options, **names)
+    session.expect(CompCode=("MQCC_FAILED", outcome.CompCode), Reason=(decides.reason, outcome.Reason))
+
+
+@pytest.mark.parametrize(("row", "kind"), [
+    pytest.param(row, kind, id=f"{row.id}-{kind}", marks=[
+        pytest.mark.clause(row.id), pytest.mark.capability(*OBJECT_CAPABILITIES.get(kind, ("distributed",)))])
+    for row in OBJECT_TYPES.rows for kind in row.objects])
+def test_the_options_valid_for_every_object_type_open_each_kind_a_row_names(adapter, row, kind):
+    session = Session(adapter, _row_source(OBJECT_TYPES, row))
+    names = _object(session, kind)
+    session.ok("open", handle="h", Options=VALID_EVERYWHERE, **names)
 
 
 # -- the get-side logical-order table -----------------------------------------------------------------------
