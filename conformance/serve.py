@@ -18,27 +18,16 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from mq_conformance.adapters.jsonlines import MAX_ID, MAX_LINE, PROTOCOL, decode, encode, one_line
-from mq_conformance.adapters.reference import ReferenceAdapter
+from mq_conformance.adapters.reference import ReferenceAdapter, outcome
 from mq_conformance.reference.calls import Call, Outcome
+from mq_conformance.reference.limits import LIMITS, handle_refused, storage_refused
 
 from . import __version__
 
 IMPLEMENTATION = {"name": "mq-conformance reference model", "version": __version__, "language": "Python"}
 REQUEST_TYPES = ("hello", "reset", "call", "bye")
-# What one connection of the served model may hold (clauses conn.handles.max and conn.storage.not-available): the
-# default MaxHandles outside z/OS, and the bytes of message data put between resets. A client cannot make the
-# server grow without bound.
-MAX_HANDLES = 256
-MAX_PUT_BYTES = 256 * 1024 * 1024
-# Message properties (issue 36): per message handle at most MAX_MESSAGE_PROPERTIES properties and
-# MAX_MESSAGE_PROPERTY_BYTES bytes of names and values, and at most MAX_PROPERTY_BYTES over all the connection's
-# handles; a put counts its handle's property bytes with its data. Subscriptions: MAX_SUBSCRIPTIONS open handles.
-# What would pass a budget fails with MQRC_STORAGE_NOT_AVAILABLE (conn.storage.not-available), as a queue manager
-# out of storage answers.
-MAX_MESSAGE_PROPERTIES = 4096
-MAX_MESSAGE_PROPERTY_BYTES = 32 * 1024 * 1024
-MAX_PROPERTY_BYTES = 64 * 1024 * 1024
-MAX_SUBSCRIPTIONS = 1024
+# What one connection of the served model may hold is reference/limits.py's (conn.handles.max,
+# conn.storage.not-available): a client cannot make the server grow without bound.
 _SKIP_CHUNK = 1 << 16
 
 
@@ -147,18 +136,19 @@ class Server:
         return one_line(f"the implementation raised {type(exc).__name__}: {exc}")
 
     def _over_budget(self, call: Call) -> Outcome | None:
-        """The failure of a call the connection has no room for (clauses conn.handles.max,
-        conn.storage.not-available), else None."""
+        """The failure of a call the connection has no room for, as reference/limits.py answers it (clauses
+        conn.handles.max, conn.storage.not-available), else None."""
         handle = call.args.get("handle")
-        if call.op == "open" and handle not in self.handles and len(self.handles) >= MAX_HANDLES:
-            return Outcome(CompCode="MQCC_FAILED", Reason="MQRC_HANDLE_NOT_AVAILABLE", clauses=["conn.handles.max"])
-        if call.op in ("put", "put1") and self.put_bytes + self._put_size(call) > MAX_PUT_BYTES \
-                or call.op == "setmp" and not self._room_for_property(call) \
-                or call.op == "sub" and handle not in self.subscriptions \
-                and len(self.subscriptions) >= MAX_SUBSCRIPTIONS:
-            return Outcome(CompCode="MQCC_FAILED", Reason="MQRC_STORAGE_NOT_AVAILABLE",
-                           clauses=["conn.storage.not-available"])
-        return None
+        refused = None
+        if call.op == "open" and handle not in self.handles:
+            refused = handle_refused(len(self.handles))
+        elif call.op in ("put", "put1"):
+            refused = storage_refused(self.put_bytes, self._put_size(call), LIMITS.put_bytes)
+        elif call.op == "setmp":
+            refused = self._property_refused(call)
+        elif call.op == "sub" and handle not in self.subscriptions:
+            refused = storage_refused(len(self.subscriptions), 1, LIMITS.subscriptions)
+        return None if refused is None else outcome(refused)
 
     def _held(self, hmsg: Any) -> dict[str, int]:
         return self.properties.get(hmsg, {}) if isinstance(hmsg, str) else {}
@@ -167,15 +157,15 @@ class Server:
         """The bytes a put adds: its data and the properties of the message handle it puts."""
         return data_size(call.args.get("data")) + sum(self._held(call.args.get("OriginalMsgHandle")).values())
 
-    def _room_for_property(self, call: Call) -> bool:
-        """Whether an MQSETMP fits the budgets of its message handle and of the connection."""
+    def _property_refused(self, call: Call):
+        """The failure of an MQSETMP past the budgets of its message handle or of the connection, else None."""
         held, name = self._held(call.args.get("hmsg")), call.args.get("Name")
         if not isinstance(name, str):
-            return True  # the model refuses it
+            return None  # the model refuses it
         grows = property_size(name, call.args.get("Value")) - held.get(name, 0)
-        return (name in held or len(held) < MAX_MESSAGE_PROPERTIES) \
-            and sum(held.values()) + grows <= MAX_MESSAGE_PROPERTY_BYTES \
-            and self.property_bytes + grows <= MAX_PROPERTY_BYTES
+        return (None if name in held else storage_refused(len(held), 1, LIMITS.message_properties)) \
+            or storage_refused(sum(held.values()), grows, LIMITS.message_property_bytes) \
+            or storage_refused(self.property_bytes, grows, LIMITS.property_bytes)
 
     def _account(self, call: Call, outcome: Outcome) -> None:
         if outcome.CompCode in (None, "MQCC_FAILED"):

@@ -505,6 +505,7 @@ _FROM_HEADER: dict[str, int] = {
     "MQRC_SELECTOR_ALWAYS_FALSE": 2504,
     "MQRC_SELECTION_STRING_ERROR": 2519,
     "MQRC_STORAGE_NOT_AVAILABLE": 2071,
+    "MQRC_HANDLE_NOT_AVAILABLE": 2017,  # MaxHandles reached (reference/limits.py)
     "MQRC_PROPERTY_NAME_LENGTH_ERR": 2513,
     "MQRC_ACTION_ERROR": 2535,
     # Publish/subscribe (issue 28; reference/topics.py, subscriptions.py, publish.py), read from cmqc.h

@@ -17,6 +17,7 @@ from . import close as close_module
 from . import distributed
 from . import get as get_module
 from . import inquire as inquire_module
+from . import limits
 from . import open as open_module
 from . import properties as properties_module
 from . import publish
@@ -171,10 +172,14 @@ class QueueManager:
         return found
 
     def open(self, hconn: int, od: MQOD, options: int) -> Result:
-        """MQOPEN (see reference/open.py)."""
+        """MQOPEN (see reference/open.py); a connection holding MaxHandles handles has none left
+        (reference/limits.py, conn.handles.max)."""
         conn = self._conn(hconn)
         if isinstance(conn, Result):
             return conn
+        refused = limits.handle_refused(len(conn.handles))
+        if refused is not None:
+            return refused
         if publish.is_topic(od):
             return publish.open_topic(self, conn, od, options)
         return open_module.open_queue(self, conn, od, options)

@@ -768,7 +768,10 @@ def _served(server, ident: int, op: str, **args) -> dict:
 
 
 def test_the_served_model_gives_handle_not_available_past_max_handles_and_frees_a_closed_one():
-    from mq_conformance.conformance.serve import MAX_HANDLES, Server
+    from mq_conformance.conformance.serve import Server
+    from mq_conformance.reference.limits import LIMITS
+
+    MAX_HANDLES = LIMITS.max_handles
 
     server = Server()
     assert _served(server, 1, "define_queue", name="Q1")["CompCode"] == "MQCC_OK"
@@ -1199,7 +1202,9 @@ for n in range(1100):  # 1,100 values of 1 MB on 37 message handles: 1.1 GB with
 
 
 def test_the_served_model_gives_storage_not_available_past_its_property_budgets_in_bounded_memory(tmp_path):
-    from mq_conformance.conformance.serve import MAX_MESSAGE_PROPERTIES, MAX_PROPERTY_BYTES
+    from mq_conformance.reference.limits import LIMITS
+
+    MAX_MESSAGE_PROPERTIES, MAX_PROPERTY_BYTES = LIMITS.message_properties, LIMITS.property_bytes
 
     result = budgeted([sys.executable, "-c", MEGABYTE_PROPERTIES], seconds=120)
     reasons = result.stdout.split()
@@ -1213,7 +1218,9 @@ def test_the_served_model_gives_storage_not_available_past_its_property_budgets_
 
 
 def test_the_served_model_gives_storage_not_available_past_its_subscriptions(tmp_path):
-    from mq_conformance.conformance.serve import MAX_SUBSCRIPTIONS
+    from mq_conformance.reference.limits import LIMITS
+
+    MAX_SUBSCRIPTIONS = LIMITS.subscriptions
 
     calls = [{"op": "sub", "handle": f"s{n}", "SD": {"Options": ["MQSO_CREATE", "MQSO_MANAGED"],
                                                      "ObjectString": f"t/{n}"}} for n in range(MAX_SUBSCRIPTIONS + 1)]
