@@ -16,14 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from mq_conformance.emulator import EmulatorUnavailable, hook, load_ibmmq
+from mq_conformance.emulator import EmulatorUnavailable, load_ibmmq
 
 try:
     load_ibmmq()
 except EmulatorUnavailable as exc:  # no wheel of IBM's ibmmq for this platform (pyproject.toml)
     pytest.skip(str(exc), allow_module_level=True)
 
-MQCONF = Path(sys.executable).parent / "mqconf"
+from test_emulator_processes import _listening  # noqa: E402 - the listener as the other process tests start it
+
 SECONDS = 120
 
 # QM1 sends to QM2 through transmission queue QM2 and channel QM1.TO.QM2; QM2 answers through a queue-manager alias
@@ -119,19 +120,8 @@ except ibmmq.MQMIError as exc:
 @pytest.fixture
 def listener(tmp_path) -> Iterator[dict[str, str]]:
     """``mqconf emulator --listen`` with QM1 and QM2 and IBM's developer objects, as a process of its own."""
-    address = f"unix:{tmp_path}/qm.sock"
-    server = subprocess.Popen([str(MQCONF), "emulator", "--listen", address, "--developer", "--qmgr", "QM1",
-                               "--qmgr", "QM2"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        line = server.stdout.readline()
-        assert "listening" in line, line
-        site = tmp_path / "site"
-        site.mkdir()
-        hook.install_pth(site)
-        yield {"MQCONF_EMULATOR": address, "SITE": str(site), "TMP": str(tmp_path)}
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with _listening(tmp_path, "--qmgr", "QM1", "--qmgr", "QM2") as env:
+        yield {**env, "TMP": str(tmp_path)}
 
 
 def _start(env: dict[str, str], source: str, *args: str) -> subprocess.Popen:
