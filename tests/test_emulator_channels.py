@@ -377,3 +377,31 @@ def test_start_and_stop_channel_in_process_where_no_partner_answers(mqsc_qm1):
     assert "STATUS(STOPPED)" in mqsc_qm1("DISPLAY CHSTATUS(QM1.NOQ)")[0]
     assert mqsc_qm1("START CHANNEL(DEV.APP.SVRCONN)") == ["AMQ8018I: Start IBM MQ channel accepted."]  # enabled
     assert mqsc_qm1("START CHANNEL(NO.SUCH)") == ["FAILED 3008"]
+
+
+def test_a_stopped_receiver_makes_its_sender_retry_until_it_is_started(listener):
+    _setup(listener)
+    assert _mqsc(listener, "QM2", "STOP CHANNEL(QM1.TO.QM2)") == [["AMQ8019I: Stop IBM MQ channel accepted."]]
+    assert _status(listener, "QM2", "QM1.TO.QM2") == "STOPPED"
+    _finish(_start(listener, PUT, "REQUESTS.QM2", "0"))
+    assert _finish(_start(listener, GET, "QM2", "DEV.QUEUE.1", "1500")).strip() == "reason 2033"
+    assert _status(listener, "QM1", "QM1.TO.QM2") == "RETRYING"
+    assert _mqsc(listener, "QM2", "START CHANNEL(QM1.TO.QM2)") == [["AMQ8018I: Start IBM MQ channel accepted."]]
+    assert _finish(_start(listener, GET, "QM2", "DEV.QUEUE.1", "30000")).split()[0] == b"payload".hex()
+    assert _status(listener, "QM1", "QM1.TO.QM2") == "RUNNING"
+
+
+def test_a_confirmation_of_arrival_made_at_qm2_travels_back_to_qm1(listener):
+    _setup(listener)
+    asked = _start(listener, """
+        import ibmmq
+        from ibmmq import CMQC
+        qmgr = ibmmq.connect("QM1", "DEV.APP.SVRCONN", "localhost(1414)")
+        md = ibmmq.MD(Report=CMQC.MQRO_COA, ReplyToQ=b"DEV.QUEUE.2")
+        qmgr.put1("REQUESTS.QM2", b"payload", md)
+        queue = ibmmq.Queue(qmgr, "DEV.QUEUE.2", CMQC.MQOO_INPUT_SHARED)
+        report = ibmmq.MD()
+        queue.get(None, report, ibmmq.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30_000))
+        print(report.MsgType == CMQC.MQMT_REPORT, report.Feedback == CMQC.MQFB_COA, report.CorrelId == md.MsgId)
+        """)
+    assert _finish(asked).split() == ["True", "True", "True"]
