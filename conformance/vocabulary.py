@@ -1090,23 +1090,43 @@ SUBSCRIBERS = ("s1", "s2", "s3")
 ALL_SUB_OPTIONS = names_within(option_names("MQSO"), frozenset({"core", "pubsub"}))
 
 
-@rule(handle=OneOf(SUBSCRIBERS), string=OneOf(SUBSCRIBED_STRINGS), options=SomeOf(SUB_OPTIONS, 3), weight=3)
-def subscribe(handle, string, options):
+LEVELS = (None, None, None, 1, 5, 9)  # SubLevel and PubLevel; None: the default (SubLevel 1, PubLevel 9)
+
+
+@rule(handle=OneOf(SUBSCRIBERS), string=OneOf(SUBSCRIBED_STRINGS), options=SomeOf(SUB_OPTIONS, 3),
+      level=OneOf(LEVELS), weight=3)
+def subscribe(handle, string, options, level):
     # the handle's subscription is closed first (removed unless durable), then made, resumed or altered anew
     destination = "m" + handle if "MQSO_MANAGED" in options else "q"
-    return [_call("close", handle=handle), _call("sub", handle=handle, Hobj=destination,
-                  SD={"Options": ["MQSO_CREATE", *options], "ObjectString": string, "SubName": handle.upper(),
-                      "SubCorrelId": handle})]
+    sd = {"Options": ["MQSO_CREATE", *options], "ObjectString": string, "SubName": handle.upper(), "SubCorrelId": handle}
+    if level is not None and "MQSO_PUBLICATIONS_ON_REQUEST" not in options:  # that pair the model does not model
+        sd["SubLevel"] = level
+    return [_call("close", handle=handle), _call("sub", handle=handle, Hobj=destination, SD=sd)]
+
+
+# Character-scheme patterns: ? and * within a level, * across levels, + taken literally.
+CHARACTER_PATTERNS = ("S?orts", "Sports/*", "Sports/+", "*Football*", "Sp*", "Sports/Football")
+
+
+@rule(pattern=OneOf(CHARACTER_PATTERNS), handle=OneOf(SUBSCRIBERS), weight=2)
+def subscribe_by_characters(pattern, handle):
+    return [_call("close", handle=handle), _call("sub", handle=handle, Hobj="q", SD={
+        "Options": ["MQSO_CREATE", "MQSO_WILDCARD_CHAR"], "ObjectString": pattern, "SubName": handle.upper()})]
 
 
 @rule(topic=OneOf(TOPIC_STRINGS), options=SomeOf(PUBLISH_OPTIONS, 2), group=OneOf(([], [], [], [MF["MSG_IN_GROUP"]])),
-      put1_=BOOL, weight=4)
-def publish(topic, options, group, put1_):
+      put1_=BOOL, level=OneOf(LEVELS), copies=OneOf((1, 1, 1, 2)), weight=4)
+def publish(topic, options, group, put1_, level, copies):
+    """One publication (or two: a destination that holds one is then full for the second)."""
     md = {"MsgFlags": list(group), "ReplyToQ": "REPLYQ"}
+    pmo: dict[str, Any] = {"Options": list(options)}
+    if level is not None:
+        pmo["PubLevel"] = level
     if put1_:
-        return [_call("put1", ObjectString=topic, PMO={"Options": list(options)}, MD=md, data=topic)]
+        return [_call("put1", ObjectString=topic, PMO=pmo, MD=md, data=topic) for _ in range(copies)]
     return [_call("open", handle="p", ObjectString=topic, Options=["MQOO_OUTPUT"]),
-            _call("put", handle="p", PMO={"Options": list(options)}, MD=md, data=topic), _call("close", handle="p")]
+            *[_call("put", handle="p", PMO=pmo, MD=md, data=topic) for _ in range(copies)],
+            _call("close", handle="p")]
 
 
 @rule(handle=OneOf(SUBSCRIBERS + ("ms1", "ms2")), options=OneOf(([], [], ["MQCO_KEEP_SUB"], ["MQCO_REMOVE_SUB"],
@@ -1211,7 +1231,7 @@ PUBSUB = Area(
                                             "ObjectString": "Sports/+", "SubName": "S3"}),
      *PUBSUB_MORE_SETUP),
     (subscribe, publish, unsubscribe, request_retained, get_publication, end_unit_of_work, subscribe_with_options,
-     subscribe_oddly, misuse_topic),
+     subscribe_oddly, misuse_topic, subscribe_by_characters),
     ("sub.options",), clauses=("publish", "sub", "topic"))
 
 

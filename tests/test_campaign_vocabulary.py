@@ -22,7 +22,8 @@ def _generated_calls(area: str, count: int = 80) -> Iterator[dict[str, Any]]:
 
 
 def _options(call: dict[str, Any]) -> list[str]:
-    options = call.get("Options")
+    """The option names of a call's Options, or of its SD's for an MQSUB (none when given as a number)."""
+    options = call["SD"].get("Options") if call["op"] == "sub" else call.get("Options")
     return options if isinstance(options, list) else []
 
 
@@ -50,7 +51,11 @@ FAMILIES: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
     "MQSUB": ("pubsub", _has("sub")),
     "MQSUB with options of no rule's liking": ("pubsub", lambda c: c["op"] == "sub"
                                                 and isinstance(c["SD"]["Options"], int)),
-    "MQSUB resuming": ("pubsub", lambda c: c["op"] == "sub" and "MQSO_RESUME" in c["SD"]["Options"]),
+    "MQSUB resuming": ("pubsub", lambda c: c["op"] == "sub" and "MQSO_RESUME" in _options(c)),
+    "MQSUB with SubLevel": ("pubsub", lambda c: c["op"] == "sub" and "SubLevel" in c["SD"]),
+    "MQSUB by the character wildcard scheme": ("pubsub", lambda c: c["op"] == "sub"
+                                               and "MQSO_WILDCARD_CHAR" in _options(c)),
+    "MQPUT with PubLevel": ("pubsub", lambda c: c["op"] in ("put", "put1") and "PubLevel" in c.get("PMO", {})),
     "MQSUBRQ": ("pubsub", _has("subrq")),
     "MQOPEN of a topic": ("pubsub", _has("open", "ObjectString")),
     "MQPUT of a publication": ("pubsub", lambda c: c["op"] == "put" and c["handle"] == "p"),
