@@ -8,7 +8,10 @@ Each family is one kind of plausible single bug, applied systematically to every
 - ``mutant:output-unset:<structure>.<field>``: every output field of MQMD, MQPMO and MQGMO (reference/calls.py
   STRUCTURES, less the input-only fields), and the outputs of MQSUB, MQSUBRQ and MQINQMP (:data:`OTHER_OUTPUTS`),
   left as the caller passed it in;
-- ``mutant:limit:<limit>:<+1|-1>``: every numeric limit of :data:`LIMITS` off by one, in both directions.
+- ``mutant:limit:<limit>:<+1|-1>``: every numeric limit of :data:`LIMITS` off by one, in both directions;
+- ``mutant:selector:...``, ``mutant:topic-matcher:...`` and ``mutant:property-type:...``: the faults of the new
+  areas, generated from the selector grammar, the wildcard schemes and the property tables
+  (adapters/fault_families.py).
 
 They rewrite calls and outcomes in the call language, or shift one named limit of the model, so they behave as
 an outside implementation with that one bug would. Survivors are either killed by a scenario or recorded as
@@ -31,11 +34,12 @@ from mq_conformance.reference.pubsub_calls import decode_sd, encode_sub_correl_i
 from mq_conformance.reference.queue import QueueDefinition
 
 from .base import AdapterError
+from .fault_families import FAULT_FAMILIES, fault_equivalent_notes, fault_hint, fault_mutant_names, load_fault_mutant
 from .reference import ReferenceAdapter
 
 PREFIX = "mutant:"
 OPTION_IGNORED, OUTPUT_UNSET, LIMIT = "option-ignored", "output-unset", "limit"
-FAMILIES = (OPTION_IGNORED, OUTPUT_UNSET, LIMIT)
+FAMILIES = (OPTION_IGNORED, OUTPUT_UNSET, LIMIT, *FAULT_FAMILIES)
 
 # Which calls take each option family, and where the options are in the call (a structure, or the call itself).
 OPTION_CALLS: dict[str, tuple[tuple[str, ...], str | None]] = {
@@ -162,6 +166,7 @@ def equivalent_notes() -> dict[str, str]:
             "IBM calls the interval approximate (browse-mark.coop-mark-lapses decision): an implementation may "
             "unmark a millisecond earlier or later, and the scenarios step well past the interval (as for "
             "mark-lapses-one-ms-early)")
+    notes.update(fault_equivalent_notes())
     return notes
 
 
@@ -196,7 +201,7 @@ def limit_names() -> Iterator[str]:
 
 def family_mutant_names() -> list[str]:
     """Every family mutant, as an adapter name."""
-    return [*option_ignored_names(), *output_unset_names(), *limit_names()]
+    return [*option_ignored_names(), *output_unset_names(), *limit_names(), *fault_mutant_names()]
 
 
 def family_of_mutant(name: str) -> str | None:
@@ -210,6 +215,8 @@ def hint(name: str) -> tuple[str, str]:
     """What a family mutant breaks, as (the word a scenario that could kill it mentions, its area)."""
     rest = name[len(PREFIX):]
     family, _, subject = rest.partition(":")
+    if family in FAULT_FAMILIES:
+        return fault_hint(family, subject)
     if family == OPTION_IGNORED:
         return subject, OPTION_AREAS[family_of(subject)]
     if family == OUTPUT_UNSET:
@@ -377,6 +384,8 @@ def load_family_mutant(name: str) -> ReferenceAdapter:
     """The family mutant ``mutant:<family>:<subject>``."""
     rest = name[len(PREFIX):]
     family, _, subject = rest.partition(":")
+    if family in FAULT_FAMILIES:
+        return load_fault_mutant(family, subject)
     if family == OPTION_IGNORED:
         return OptionIgnored(subject)
     if family == OUTPUT_UNSET:

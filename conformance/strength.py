@@ -18,7 +18,8 @@ reaches is reported as such. Semantic and limit mutants change code any call may
 The results go to ``reports/strength/<id>/strength.json`` and ``strength.md``: the kill rate per kind and per
 area (a clause id's first part), and every survivor with its reason. Targets: every non-equivalent table mutant
 killed, at least 95% of the semantic mutants killed, and every non-equivalent mutant of each family of
-adapters/families.py (option-ignored, output-unset, limit) killed.
+adapters/families.py (option-ignored, output-unset, limit, and the selector, topic-matcher and property-type
+families of adapters/fault_families.py, which meet every check as semantic mutants do) killed.
 """
 
 from __future__ import annotations
