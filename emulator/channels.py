@@ -91,7 +91,7 @@ class Status:
     remote_qmgr: str
     msgs: int
     available: int  # XQMSGSA: messages waiting on the transmission queue
-    started_ms: int
+    started_ms: int | None
     last_ms: int | None
     npmspeed: int
 
@@ -165,9 +165,9 @@ class ChannelAgent:
         emulator = self.emulators[qmgr]
         now = emulator.world.clock.now_ms
         model = model_channels.SenderChannel(
-            name, qmgr, "", _text(definition.get(_number("MQCACH_XMIT_Q_NAME"))),
-            definition.get(_number("MQIACH_NPM_SPEED"), model_channels.NPMS_FAST),
-            definition.get(_number("MQIACH_MR_COUNT"), model_channels.MRRTY_DEFAULT))
+            name=name, qmgr=qmgr, CONNAME="", XMITQ=_text(definition.get(_number("MQCACH_XMIT_Q_NAME"))),
+            NPMSPEED=definition.get(_number("MQIACH_NPM_SPEED"), model_channels.NPMS_FAST),
+            MRRTY=definition.get(_number("MQIACH_MR_COUNT"), model_channels.MRRTY_DEFAULT))
         sender = Sender(model, _text(definition.get(_number("MQCACH_CONNECTION_NAME"))),
                         max(1, definition.get(_number("MQIACH_BATCH_SIZE"), BATCH_DEFAULT)),
                         max(0, definition.get(_number("MQIACH_MR_INTERVAL"), MRTMR_DEFAULT)), now)
@@ -232,7 +232,7 @@ class ChannelAgent:
                                     model.NPMSPEED))
         for (owner, name) in sorted(self.stopped_receivers):
             if owner == qmgr:
-                found.append(Status(name, "MQCHT_RECEIVER", STOPPED, "", "", "", 0, 0, 0, None,
+                found.append(Status(name, "MQCHT_RECEIVER", STOPPED, "", "", "", 0, 0, None, None,
                                     model_channels.NPMS_FAST))
         for (owner, name), sender in senders:
             model = sender.model

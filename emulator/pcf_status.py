@@ -220,7 +220,7 @@ class StatusCommands(CommandGroup):
                   (value("MQIACH_STOP_REQUESTED"), value("MQCHSR_STOP_NOT_REQUESTED")),
                   (value("MQIACH_CHANNEL_SUBSTATE"), value(substate)),
                   (value("MQCACH_XMIT_Q_NAME"), found.xmitq)]
-        start_date, start_time = pcf_date_time(found.started_ms) if found.started_ms else ("", "")
+        start_date, start_time = pcf_date_time(found.started_ms) if found.started_ms is not None else ("", "")
         last_date, last_time = pcf_date_time(found.last_ms) if found.last_ms is not None else ("", "")
         more = [(value("MQCACH_CHANNEL_START_DATE"), start_date), (value("MQCACH_CHANNEL_START_TIME"), start_time),
                 (value("MQCACH_LAST_MSG_DATE"), last_date), (value("MQCACH_LAST_MSG_TIME"), last_time),
