@@ -597,6 +597,12 @@ def inquire(selectors, handle):
     return [_call("inquire", handle=handle, Selectors=selectors or ["MQIA_CURRENT_Q_DEPTH"])]
 
 
+@rule(count=OneOf((0, 300)), handle=OneOf(("lim", "i")))
+def inquire_counted(count, handle):
+    """An MQINQ of no selector (nothing to do), or of more selectors than MQINQ takes."""
+    return [_call("inquire", handle=handle, Selectors=["MQIA_DEF_PRIORITY"] * count)]
+
+
 @rule(queue=OneOf(("LIMITED", "LIMITED", "Q1")), priority=OneOf((0, 9, 10, -1, -2)),
       persistence=OneOf(("MQPER_PERSISTENT", "MQPER_NOT_PERSISTENT", "MQPER_PERSISTENCE_AS_Q_DEF", 7)),
       length=OneOf((1, 4, 5, 12)), weight=3)
@@ -664,7 +670,8 @@ QUEUES = Area(
      {"op": "define_queue", "name": "EXCL", "DefInputOpenOption": ["MQOO_INPUT_EXCLUSIVE"]},
      _open("h", HANDLE_OPTIONS), _open("lim", ALL_ACCESS, "LIMITED"), _open("i", ["MQOO_INQUIRE"], "LIMITED"),
      _open("o", ["MQOO_INQUIRE"], "LIMITED")),
-    (inquire, put_to, get_from, inhibit, open_object, use_closed, qmgr_max_length, delivery_sequence, wrong_access), clauses=("inquire", "open.unknown", "open.input", "put.priority", "put.persistence", "get.wait"))
+    (inquire, put_to, get_from, inhibit, open_object, use_closed, qmgr_max_length, delivery_sequence, wrong_access,
+     inquire_counted), clauses=("inquire", "open.unknown", "open.input", "put.priority", "put.persistence", "get.wait"))
 
 
 # -- model queues and dynamic queues -------------------------------------------------------------------------
@@ -790,6 +797,12 @@ def get_set(handle, browse_):
 
 
 @rule(handle=OneOf(("h", "a")))
+def set_nothing(handle):
+    """An MQSET of no selector: nothing to do."""
+    return [_call("set", handle=handle, Selectors=[], IntAttrs=[])]
+
+
+@rule(handle=OneOf(("h", "a")))
 def inquire_set(handle):
     return [_call("inquire", handle=handle, Selectors=["MQIA_INHIBIT_PUT", "MQIA_INHIBIT_GET"])]
 
@@ -800,7 +813,8 @@ SET = Area(
     "effect on puts and gets", frozenset({"core", "set", "alias-queues", "units-of-work"}),
     ({"op": "define_queue", **QUEUE}, {"op": "define_queue", "name": "A1", "QType": "MQQT_ALIAS", "BaseQName": "Q1"},
      _open("h", SET_ACCESS), _open("n", ["MQOO_OUTPUT"]), _open("a", SET_ACCESS, "A1")),
-    (set_attribute, put_set, get_set, inquire_set, end_unit_of_work), ("set.selectors",), clauses=("set",))
+    (set_attribute, put_set, get_set, inquire_set, end_unit_of_work, set_nothing), ("set.selectors",),
+    clauses=("set",))
 
 
 def _set_selector(row, rng: random.Random) -> list[dict[str, Any]]:
@@ -889,13 +903,18 @@ EXPIRY = Area(
 
 
 REPORT_OPTIONS = names_within(option_names("MQRO"), frozenset({"core", "reports", "expiry", "segmentation"}))
+# An unknown report option MQPUT must refuse: one of MQRO_REJECT_UNSUP_MASK's bits (others it may accept).
+_REJECTED = constants.VALUES["MQRO_REJECT_UNSUP_MASK"] & ~constants.NAMED_BITS["MQRO"]
+UNKNOWN_REPORT = _REJECTED & -_REJECTED
 
 
 @rule(report=SomeOf(REPORT_OPTIONS, 2), reply=OneOf(("REPLYQ", "REPLYQ", "", "NOSUCHQ")),
-      msg_type=OneOf((None, None, "MQMT_REQUEST", "MQMT_DATAGRAM", 99)), feedback=OneOf((None, None, 5)),
-      qmgr=OneOf(("", "", "QM1")), syncpoint=BOOL, length=OneOf((5, 150)), put1_=BOOL, weight=4)
-def put_reporting(report, reply, msg_type, feedback, qmgr, syncpoint, length, put1_):
-    md: dict[str, Any] = {"Report": report}
+      msg_type=OneOf((None, None, "MQMT_REQUEST", "MQMT_DATAGRAM", 99)), feedback=OneOf((None, None, 5, None, -3)),
+      qmgr=OneOf(("", "", "QM1")), syncpoint=BOOL, length=OneOf((5, 150)), put1_=BOOL,
+      unknown=OneOf((False,) * 7 + (True,)), weight=4)
+def put_reporting(report, reply, msg_type, feedback, qmgr, syncpoint, length, put1_, unknown):
+    """A put asking for reports (or with a report option MQ does not know, or a Feedback no message may have)."""
+    md: dict[str, Any] = {"Report": UNKNOWN_REPORT if unknown else report}
     if reply:
         md["ReplyToQ"] = reply
     if qmgr:
@@ -1331,7 +1350,9 @@ LINE_CHANNELS = ("QM1.QM2", "QM2.QM3")
 # Where a put1 from QM1 goes: through a channel to QM2 or QM3, to a queue QM2 lacks, through remote definitions
 # (one put-inhibited, one naming QM1 itself), through a queue-manager alias to QM1, a remote definition's name
 # used as a queue manager's, a queue manager no definition names (the default transmission queue, if any), and a
-# queue QM3 lacks (QM3 names a dead-letter queue it does not have).
+# queue QM3 lacks (QM3 names a dead-letter queue it does not have). Not a model queue's name as a queue manager's
+# (distributed.resolve.qmgr-name-model-queue): a model queue needs the capability dynamic-queues, which a claim of
+# distributed queuing does not include.
 ROUTES = {"two": ("TARGET", "QM2"), "three": ("TARGET", "QM3"), "nowhere": ("NO.SUCH.QUEUE", "QM2"),
           "remote": ("RQ", ""), "remote-inhibited": ("RQX", ""), "back-home": ("BACK.HOME", ""),
           "alias-home": ("HOME", "OLD.NAME.QM1"), "definition-as-qmgr": ("TARGET", "RQ"), "far": ("FAR.QUEUE", "QM9"),
