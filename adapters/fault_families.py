@@ -34,6 +34,7 @@ import re
 import struct
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from itertools import permutations
 from typing import Any
 
 from mq_conformance.reference import properties as properties_module
@@ -132,15 +133,10 @@ def selector_subjects() -> Iterator[str]:
     """Every selector mutant's subject: ``<fault>:<...>``."""
     terminals = operator_terminals()
     for alias, terminal in operator_uses():
-        for op in terminals[terminal]:
-            for other in terminals[terminal]:
-                if other != op:
-                    yield f"swapped:{alias}:{op}:{other}"
-    connectives = keyword_rules()
-    for alias in connectives:
-        for other in connectives:
-            if other != alias:
-                yield f"swapped:{alias}:{other}"
+        for op, other in permutations(terminals[terminal], 2):  # each operator for each other of its terminal
+            yield f"swapped:{alias}:{op}:{other}"
+    for alias, other in permutations(keyword_rules(), 2):
+        yield f"swapped:{alias}:{other}"
     for alias in rule_aliases(*BOOLEAN_RULES):
         yield f"negated:{alias}"
     for alias in rule_aliases("predicate"):
@@ -386,11 +382,8 @@ def property_subjects() -> Iterator[str]:
                 for sign in ("+", "-"):
                     if _bound_step(row, bound, sign) is not None:
                         yield f"bound:{row.when['type']}:{bound}:{sign}"
-    types = property_type_names()
-    for source in types:
-        for target in types:
-            if source != target:
-                yield f"conversion:{source}:{target}"
+    for source, target in permutations(property_type_names(), 2):
+        yield f"conversion:{source}:{target}"
     for row in table.rows:
         if row.then["json"] == "number":
             yield f"precision:{row.when['type']}"
