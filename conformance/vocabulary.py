@@ -1023,13 +1023,6 @@ def cluster_depths(qmgr):
             _call("inquire", handle="xmit", Selectors=["MQIA_CURRENT_Q_DEPTH"])]
 
 
-@rule(selectors=OneOf((["MQIA_DEF_PRIORITY"], ["MQIA_DEF_PRIORITY", "MQIA_CURRENT_Q_DEPTH"], ["MQCA_Q_NAME"])))
-def cluster_inquire(selectors):
-    """An inquiry of the cluster queue opened from QM1, which has no instance of it: the attributes of a remote
-    instance, of which the depth is none."""
-    return _reopen("inq", ["MQOO_INQUIRE"], "Q3") + [_call("inquire", handle="inq", Selectors=selectors)]
-
-
 @rule(qmgr=OneOf(CLUSTER_QMGRS))
 def cluster_consume(qmgr):
     return [_get(handle=f"q3-{qmgr}")]
@@ -1076,7 +1069,7 @@ CLUSTER_SETUP: tuple[dict[str, Any], ...] = (
         _open(f"q3-{qmgr}", ["MQOO_INQUIRE", "MQOO_INPUT_SHARED"], "Q3", connection=f"on-{qmgr}"))],
     _open("nf", ["MQOO_OUTPUT", "MQOO_BIND_NOT_FIXED"], "Q3"), _open("oo", ["MQOO_OUTPUT", "MQOO_BIND_ON_OPEN"], "Q3"),
     _open("og", ["MQOO_OUTPUT", "MQOO_BIND_ON_GROUP"], "Q3"), _open("dq", ["MQOO_OUTPUT"], "Q3"),
-    _open("xmit", ["MQOO_INQUIRE"], "SYSTEM.CLUSTER.TRANSMIT.QUEUE"), _open("inq", ["MQOO_INQUIRE"], "Q3"),
+    _open("xmit", ["MQOO_INQUIRE"], "SYSTEM.CLUSTER.TRANSMIT.QUEUE"),
 )
 
 CLUSTER = Area(
@@ -1084,7 +1077,7 @@ CLUSTER = Area(
     "suspension, delivery and reallocation", frozenset({"core", "cluster", "groups", "units-of-work"}), CLUSTER_SETUP,
     (cluster_put, cluster_put1, set_channel, alter_channel, alter_instance, suspension, deliver, cluster_end_unit,
      cluster_reopen, cluster_open_other, cluster_depths, cluster_consume, local_instance, most_recently_used,
-     all_put_disabled, put_and_look, cluster_inquire),
+     all_put_disabled, put_and_look),
     ("cluster.workload",), clauses=("cluster",))
 
 

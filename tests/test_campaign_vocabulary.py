@@ -81,7 +81,6 @@ FAMILIES: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
     "alter_queue": ("cluster", _has("alter_queue")),
     "suspend_qmgr": ("cluster", _has("suspend_qmgr")),
     "deliver": ("cluster", _has("deliver")),
-    "MQINQ of a cluster queue": ("cluster", lambda c: c["op"] == "inquire" and c["handle"] == "inq"),
 }
 
 
