@@ -142,6 +142,9 @@ class ChannelAgent:
         for thread in self._threads:
             if thread is not threading.current_thread():
                 thread.join(timeout=5)
+        for emulator in self.emulators.values():  # an emulator used again after its listener gets a new agent
+            if getattr(emulator, "channel_agent", None) is self:
+                del emulator.channel_agent
 
     # -- commands (run by a queue manager's command server, under its lock) ----------------------------------
     def definition(self, qmgr: str, name: str) -> dict[int, Any] | None:
