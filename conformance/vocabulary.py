@@ -1648,7 +1648,8 @@ PREDICATES = ("{a} = {l}", "{a} <> {l}", "{a} < {l}", "{a} >= {l}", "{a} > {l}",
               "{a} BETWEEN 2 AND 10", "{a} NOT BETWEEN 2 AND 10", "{a} IN ('red', 'blue')", "{a} NOT IN ('red')",
               "{a} LIKE 'r_%'", "{a} NOT LIKE '%e'", "{a} LIKE 'r!_%' ESCAPE '!'", "{a} IS NULL",
               "{a} IS NOT NULL", "{a}")
-LITERALS = ("'red'", "3", "2.5", "0x10", "020", "TRUE", "FALSE", "1e1", "'it''s'", "20L", "2.5f")
+# String literals of another case than the values put ('Red'), so that string comparison is seen to be exact.
+LITERALS = ("'red'", "'Red'", "3", "2.5", "0x10", "020", "TRUE", "FALSE", "1e1", "'it''s'", "20L", "2.5f")
 JOINERS = ("", "", " AND ", " OR ", " and ", " AND NOT ")
 # Text that is no selector, one FALSE whatever a message holds, a blank one, and one too long to be read.
 BAD_SELECTORS = ("Color = ", "(size > 1", "Color = 'red", "\"red\" = Color", "size = 09", "AND = 1", "1 = 2",
