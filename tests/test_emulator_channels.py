@@ -28,17 +28,25 @@ from test_emulator_processes import _listening  # noqa: E402 - the listener as t
 SECONDS = 120
 
 # QM1 sends to QM2 through transmission queue QM2 and channel QM1.TO.QM2; QM2 answers through a queue-manager alias
-# QM1 (a remote definition with a blank RNAME) naming transmission queue QM1.XMITQ and channel QM2.TO.QM1.
-QM1_SETUP = ["DEFINE QLOCAL(QM2) USAGE(XMITQ)",
-             "DEFINE QREMOTE(REQUESTS.QM2) RNAME(DEV.QUEUE.1) RQMNAME(QM2) XMITQ(QM2)",
-             "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('localhost(1414)') XMITQ(QM2)",
-             "DEFINE CHANNEL(QM2.TO.QM1) CHLTYPE(RCVR)",
-             "START CHANNEL(QM1.TO.QM2)"]
-QM2_SETUP = ["DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)",
-             "DEFINE QLOCAL(QM1.XMITQ) USAGE(XMITQ)",
-             "DEFINE QREMOTE(QM1) RQMNAME(QM1) XMITQ(QM1.XMITQ)",
-             "DEFINE CHANNEL(QM2.TO.QM1) CHLTYPE(SDR) CONNAME('localhost(1414)') XMITQ(QM1.XMITQ)",
-             "START CHANNEL(QM2.TO.QM1)"]
+# QM1 (a remote definition with a blank RNAME) naming transmission queue QM1.XMITQ and channel QM2.TO.QM1: the MQSC
+# docs/emulator.md shows ("Distributed queuing between the listener's queue managers"), so the tests run the
+# documentation's own commands.
+def _documented_setup() -> dict[str, list[str]]:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "emulator.md").read_text()
+    block = text.split("### Distributed queuing between the listener's queue managers", 1)[1]
+    block = block.split("```", 2)[1]
+    commands: dict[str, list[str]] = {}
+    current = None
+    for line in block.strip().splitlines():
+        if line.startswith("* on "):
+            current = commands.setdefault(line.split()[2].rstrip(":"), [])
+        elif current is not None and line.strip() and not line.startswith(("*", "DISPLAY")):
+            current.append(line.strip())
+    return commands
+
+
+QM1_SETUP, QM2_SETUP = _documented_setup()["QM1"], _documented_setup()["QM2"]
+assert QM1_SETUP and QM2_SETUP, "docs/emulator.md lost its distributed queuing example"
 
 # MQSC commands run through the command server of the queue manager named first: each command's answers, or
 # FAILED and the reason (a failed Escape's text does not come back through PCFExecute).
