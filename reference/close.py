@@ -71,6 +71,9 @@ def close_queue(qm: QueueManager, conn: Connection, handle: ObjectHandle, option
     if row is not None:
         clauses.append(row.id)
         if row.then["delete"] == "deleted":
+            if handle.created_dynamic and row.id != TEMPORARY_DELETED and \
+                    qm.queues[handle.queue].definition.DefinitionType == VALUES["MQQDT_TEMPORARY_DYNAMIC"]:
+                clauses.append(TEMPORARY_DELETED)  # its creator's close deletes it, whatever the option
             dynamic_queues.delete(qm, handle.queue)
     clauses.append("close.handle-invalid-after")
     if conn.uow is not None and handle.hobj in conn.uow.handles:
@@ -79,6 +82,7 @@ def close_queue(qm: QueueManager, conn: Connection, handle: ObjectHandle, option
 
 
 DELETE_OPTIONS = VALUES["MQCO_DELETE"] | VALUES["MQCO_DELETE_PURGE"]
+TEMPORARY_DELETED = "queue.dynamic.temporary-deleted-at-close"
 CLOSE_DELETE = "close.delete"
 DEFINITION_TYPES = {VALUES["MQQDT_PREDEFINED"]: "predefined", VALUES["MQQDT_PERMANENT_DYNAMIC"]: "permanent",
                     VALUES["MQQDT_TEMPORARY_DYNAMIC"]: "temporary"}

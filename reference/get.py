@@ -17,7 +17,7 @@ from .errors import NotModelled
 from .handles import Connection, GroupPosition, ObjectHandle
 from .msgflags import group_status, segment_status
 from .open import OO_INPUT
-from .options import first_broken, unknown_bits
+from .options import first_broken, held, unknown_bits
 from .queue import MQMDS_PRIORITY, VISIBLE, LocalQueue, QueueDefinition, StoredMessage
 from .result import MQCC_FAILED, MQCC_OK, MQCC_WARNING, Result, failure
 from .tables import Row
@@ -46,6 +46,7 @@ GMO_MARK_BROWSE_CO_OP, GMO_UNMARK_BROWSE_CO_OP = GMO["MQGMO_MARK_BROWSE_CO_OP"],
 GMO_UNMARKED_BROWSE_MSG = GMO["MQGMO_UNMARKED_BROWSE_MSG"]
 MO_MATCH_MSG_ID, MO_MATCH_CORREL_ID = MO["MQMO_MATCH_MSG_ID"], MO["MQMO_MATCH_CORREL_ID"]
 MO_MATCH_GROUP_ID, MO_MATCH_MSG_TOKEN = MO["MQMO_MATCH_GROUP_ID"], MO["MQMO_MATCH_MSG_TOKEN"]
+LAPSES = "browse-mark.coop-mark-lapses"
 MO_MATCH_MSG_SEQ_NUMBER, MO_MATCH_OFFSET = MO["MQMO_MATCH_MSG_SEQ_NUMBER"], MO["MQMO_MATCH_OFFSET"]
 
 BROWSE = GMO_BROWSE_FIRST | GMO_BROWSE_NEXT | GMO["MQGMO_BROWSE_MSG_UNDER_CURSOR"]
@@ -208,7 +209,7 @@ class GetRequest:
     is checked between ``refused`` and ``refused_later`` (each a failure's reason name and clause).
     """
 
-    refused: tuple[str, str] | None
+    refused: tuple[str, ...] | None  # the reason and the clauses
     refused_later: tuple[str, str] | None
     not_modelled: str | None
     browse: bool
@@ -253,11 +254,16 @@ def _get_request(qm: QueueManager, options: int, gmo_version: int, match_options
     if refused is None and (browse or under_cursor) and not handle_options & OO_BROWSE:
         refused = ("MQRC_NOT_OPEN_FOR_BROWSE", "get.browse.not-open-for-browse")
     if refused is None and not browse and not handle_options & OO_INPUT:
-        refused = ("MQRC_NOT_OPEN_FOR_INPUT", "get.browse.msg-under-cursor-needs-input" if under_cursor
-                   else "get.not-open-for-input")
+        # MQGMO_MSG_UNDER_CURSOR removes a message: it is a destructive get (get.not-open-for-input) too
+        refused = ("MQRC_NOT_OPEN_FOR_INPUT", *(["get.browse.msg-under-cursor-needs-input"] if under_cursor else []),
+                   "get.not-open-for-input")
 
     # -- after the queue's InhibitGet --
-    clauses = []
+    # the option rules and open options the call met, named as applied (a get that keeps them can fail at them)
+    clauses = [] if refused is not None else [
+        *held(qm.spec["get.options"], options, "MQGET-BROWSE" if browse else "MQGET"),
+        *(["get.browse.not-open-for-browse"] if browse or under_cursor else []),
+        *([] if browse else ["get.browse.msg-under-cursor-needs-input" if under_cursor else "get.not-open-for-input"])]
     if gmo_version >= MQGMO_VERSION_2:
         match = match_options
     else:
@@ -314,7 +320,8 @@ def get(
     if options & GMO_WAIT and wait_interval < 0 and wait_interval != MQWI_UNLIMITED:
         return failure("MQRC_WAIT_INTERVAL_ERROR", "get.wait.interval-error")
     if via is not None and via.InhibitGet:
-        return failure("MQRC_GET_INHIBITED", "queue.alias.inhibit-get")  # every definition on the path counts
+        return failure("MQRC_GET_INHIBITED", "queue.alias.inhibit-get",  # every definition on the path counts
+                       *(["set.inhibit-get-browse"] if request.browse else []))
     if queue.definition.InhibitGet:  # browses too, however the attribute was set (set.inhibit-get-browse)
         return failure("MQRC_GET_INHIBITED", "get.get-inhibited",
                        *(["set.inhibit-get-browse"] if request.browse else []))
@@ -329,7 +336,11 @@ def get(
     skip = None
     if options & GMO_UNMARKED_BROWSE_MSG:
         co_op, now, interval = bool(handle.options & OO_CO_OP), qm.clock.now_ms, qm.mark_browse_interval
-        skip = lambda m: browse_mark.marked_for(m, handle.hobj, co_op, now, interval)  # noqa: E731
+
+        def skip(message: StoredMessage) -> bool:
+            if LAPSES not in clauses and (message.handle_marks or message.coop_marked_at is not None):
+                clauses.append(LAPSES)  # whether its mark still counts: a co-operative one lapses, a handle's never
+            return browse_mark.marked_for(message, handle.hobj, co_op, now, interval)
         clauses.append("browse-mark.unmarked-browse-msg")
         if options & GMO_BROWSE_FIRST:  # MQGMO_BROWSE_HANDLE or MQGMO_BROWSE_CO_OP, spelt out or not
             clauses += [name for bit, name in ((GMO_MARK_BROWSE_HANDLE, "browse-mark.browse-handle-composite"),
@@ -364,9 +375,13 @@ def get(
         if complete and message.md.Offset > 0:
             return failure("MQRC_INVALID_MSG_UNDER_CURSOR", "get.complete-msg.invalid-msg-under-cursor")
         clauses.append("get.browse.under-cursor-ignores-match-options")
+        if match & MO_MATCH_MSG_TOKEN:
+            clauses.append("browse-mark.match-msg-token")  # under the cursor the token chooses nothing
     elif logical:
         row = logical_order_row(qm, position.flags)
         clauses.append(row.id)
+        if position.unterminated and not position.logical_order:
+            clauses.append("get.logical-order.position-after-any-get")  # a get without the option left it there
         # The row says which MsgSeqNumber and Offset the next message must have, whether it continues a group
         # or starts one; "start" rows say 1 and 0 (get.logical-order.first-item).
         then = row.then
@@ -392,6 +407,8 @@ def get(
             if message is None:
                 return _browse_started(handle, restart, logical, _no_message(qm, gmo, clauses))
             clauses.append("get.logical-order.first-item")
+            clauses.append("get.order.priority-then-physical" if queue.definition.MsgDeliverySequence == 0
+                           else "get.order.fifo")  # which group starts first
             started_group = True
     else:
         keys, numbers = selection(md, match)
@@ -409,9 +426,13 @@ def get(
         if after is not None and _arrived_behind(queue, cursor):
             clauses.append("get.browse.priority-arrivals-need-browse-first")
         if message is None:
+            if after is not None:
+                clauses.append("get.browse.end-of-queue-cursor-stays")
             return _browse_started(handle, restart, logical, _no_message(qm, gmo, clauses))
         clauses.append("get.order.priority-then-physical" if queue.definition.MsgDeliverySequence == 0
                        else "get.order.fifo")
+    if not options & GMO_UNMARKED_BROWSE_MSG and (message.handle_marks or message.coop_marked_at is not None):
+        clauses.append("browse-mark.marks-only-steer-unmarked-browse")  # a marked message, returned all the same
 
     pieces, inconsistent = [message], None
     if complete and message.md.MsgFlags & msgflags.SEGMENT:
@@ -424,9 +445,10 @@ def get(
     if header is not None:
         data = header(message) + data
     persistent = message.md.Persistence == MQPER_PERSISTENT
-    if options & GMO_MARK_BROWSE_CO_OP and \
-            browse_mark.coop_marked(message, qm.clock.now_ms, qm.mark_browse_interval):
-        return failure("MQRC_MSG_MARKED_BROWSE_CO_OP", "browse-mark.already-co-op-marked")
+    if options & GMO_MARK_BROWSE_CO_OP and message.coop_marked_at is not None:
+        if browse_mark.coop_marked(message, qm.clock.now_ms, qm.mark_browse_interval):
+            return failure("MQRC_MSG_MARKED_BROWSE_CO_OP", "browse-mark.already-co-op-marked", LAPSES)
+        clauses.append(LAPSES)
 
     # -- completion code and warnings ----------------------------------------------------------------------
     comp_code, reason = MQCC_OK, "MQRC_NONE"
@@ -584,6 +606,7 @@ def _by_token(queue: LocalQueue, token: bytes, keys: dict, numbers: dict, after,
     md = message.md
     if any(getattr(md, name) != wanted for name, wanted in {**keys, **numbers}.items()):
         return None
+    clauses.append("browse-mark.msg-token-stable")  # the token it was given still finds it
     return message
 
 

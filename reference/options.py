@@ -32,6 +32,31 @@ def _breaks(rule: OptionRule, options: int, call: str, obj: str = "") -> bool:
     return any(VALUES[n] and _given(options, n) for n in rule.forbidden)
 
 
+def _engaged(rule: OptionRule, options: int) -> bool:
+    """Whether ``options`` give the rule something to decide: a member of its at-most-one set or one of its
+    if-any options, or (a rule needing one of some options) always, unless a zero-valued member, given whatever
+    the options, meets it (such a rule cannot fail, so it decides nothing). A rule of forbidden options alone
+    decides only when one is given."""
+    if rule.at_most_one:
+        return any(VALUES[n] and _given(options, n) for n in rule.at_most_one)
+    if rule.if_any:
+        return any(VALUES[n] and _given(options, n) for n in rule.if_any)
+    if rule.at_least_one:
+        return all(VALUES[n] for n in rule.at_least_one)
+    return False
+
+
+def held(rules: OptionRules, options: int, call: str, obj: str = "") -> tuple[str, ...]:
+    """The ids of the rules of ``rules`` that ``options`` engage on verb ``call`` and keep (see :func:`_engaged`):
+    a call that passes names them, so a scenario showing an allowed combination can fail at its rule."""
+    key = ("held", options, call, obj)
+    memo = rules.memo
+    if key not in memo:
+        memo[key] = tuple(rule.id for rule in rules.rows if _applies(rule, call, obj) and _engaged(rule, options)
+                          and not _breaks(rule, options, call, obj))
+    return memo[key]
+
+
 _KNOWN = {family: sum(bits.values()) for family, bits in FLAGS.items()}
 
 

@@ -137,7 +137,8 @@ class QueueManager:
 
     def disconnect(self, hconn: int) -> Result:
         """MQDISC: close the connection's handles with MQCO_NONE, naming what each close applied
-        (conn.disconnect-closes-handles), and commit its unit of work (a normal end of program)."""
+        (conn.disconnect-closes-handles), commit its unit of work (a normal end of program), naming what the commit
+        applied, and delete its message handles (properties.handle.deleted-at-disconnect)."""
         conn = self.connections.get(hconn)
         if conn is None:
             return failure("MQRC_HCONN_ERROR", "conn.hconn-error")
@@ -146,7 +147,10 @@ class QueueManager:
         for hobj in sorted(conn.handles):
             closed = self._close_handle(conn, self.handles[hobj], 0)
             clauses += [c for c in closed.clauses if c not in clauses]
-        syncpoint.commit(self, conn)
+        if conn.uow is not None:
+            clauses += syncpoint.commit(self, conn).clauses
+        if any(handle.hconn == hconn for handle in self.message_handles.values()):
+            clauses.append("properties.handle.deleted-at-disconnect")
         properties_module.disconnect(self, hconn)
         del self.connections[hconn]
         return Result(clauses=clauses + ["conn.disconnect-commits"])
@@ -248,8 +252,8 @@ class QueueManager:
         else:
             result = put_module.put(self, conn, None, self.queues[handle.queue], md, pmo, data, call="MQPUT1",
                                     via=alias_module.definition_of(self, handle.alias))
-            # a queue-manager alias that brought the name here (reference/distributed.py)
-            result.clauses[:0] = [c for c in opened.clauses if c.startswith("distributed.")]
+            # a queue-manager alias that brought the name here (reference/distributed.py), an alias queue
+            result.clauses[:0] = [c for c in opened.clauses if c.startswith(("distributed.", "queue.alias."))]
         close_module.close_queue(self, conn, handle, 0)
         return result
 

@@ -133,9 +133,11 @@ def _send(qm: QueueManager, original: StoredMessage, kind: str, how_much: int, w
             return clauses + ["report.undeliverable"]
     data = original.data if whole is None else whole
     body = data if how_much < 0 else data[:how_much]
+    if queue is not None and queue.definition.name != source.ReplyToQ.strip():
+        clauses.append("queue.alias.resolves-to-target")  # ReplyToQ named an alias of the queue
     if queue is not None and source.Persistence == MQPER_PERSISTENT \
             and queue.definition.DefinitionType == MQQDT_TEMPORARY_DYNAMIC:
-        return clauses + ["report.undeliverable"]
+        return clauses + ["report.undeliverable", "queue.dynamic.temporary-no-persistent"]
     md = MQMD(Version=MQMD_VERSION_2, MsgType=MQMT_REPORT, Feedback=feedback, Persistence=source.Persistence,
               Priority=source.Priority, ReplyToQMgr=qm.name)
     expires_at = None
@@ -183,7 +185,8 @@ def arrived(qm: QueueManager, messages: Iterable[StoredMessage], queue_name: str
     clauses: list[str] = []
     queue = qm.queues.get(queue_name)
     if queue_name in TRANSMISSION_QUEUES or (queue is not None and queue.definition.Usage):  # MQUS_TRANSMISSION
-        return clauses
+        # the rule applied, and made no report: the message has not arrived yet
+        return ["report.coa"] if any(_option(m.md.Report, "COA") is not None for m in messages) else clauses
     for message in messages:
         how_much = _option(message.md.Report, "COA")
         if how_much is not None:

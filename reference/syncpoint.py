@@ -45,7 +45,16 @@ def commit(qm: QueueManager, conn: Connection) -> Result:
         clauses.append("uow.commit.puts-visible")
     if uow.gets:
         clauses.append("uow.commit.gets-final")
+    if any(_has(qm, name, "InhibitPut") for name, _m in uow.puts) or \
+            any(_has(qm, name, "InhibitGet") for name, _m in uow.gets):
+        clauses.append("set.inhibit-after-uow")  # committed all the same
     return Result(clauses=clauses)
+
+
+def _has(qm: QueueManager, name: str, attribute: str) -> bool:
+    """Whether queue ``name`` has a non-zero ``attribute`` (InhibitPut, InhibitGet, BackoutThreshold)."""
+    queue = qm.queues.get(name)
+    return queue is not None and bool(getattr(queue.definition, attribute))
 
 
 def backout(qm: QueueManager, conn: Connection) -> Result:
@@ -73,6 +82,8 @@ def backout(qm: QueueManager, conn: Connection) -> Result:
         clauses.append("uow.backout.puts-removed")
     if uow.gets:
         clauses.append("uow.backout.gets-restored")
+    if any(_has(qm, name, "BackoutThreshold") for name, _m in uow.gets):
+        clauses.append("set.backout-attributes-inquire-only")  # a threshold the queue manager does not act on
     return Result(clauses=clauses)
 
 

@@ -163,17 +163,22 @@ def most_recently_used(ctx: Context, candidates: list[Destination], row: Row) ->
     return [d for d in candidates if d in kept]
 
 
+def _usage_key(ctx: Context, d: Destination) -> tuple[int, int]:
+    usage = ctx.cluster.members[ctx.sender].usage_of(d.channel)
+    return usage.factor, usage.number
+
+
+def _tied(ctx: Context, candidates: list[Destination]) -> bool:
+    """Whether two candidates are equally least recently used (cluster.workload.tie-break)."""
+    keys = sorted(_usage_key(ctx, d) for d in candidates)
+    return len(keys) > 1 and keys[0] == keys[1]
+
+
 def least_recently_used(ctx: Context, candidates: list[Destination], row: Row) -> list[Destination]:
     """Choose the least recently used: lowest DestSeqFactor, then lowest DestSeqNumber; the model breaks a
     remaining tie by the lowest channel name, which another implementation need not do
     (cluster.workload.least-recently-used, cluster.workload.tie-break)."""
-    member = ctx.cluster.members[ctx.sender]
-
-    def key(d: Destination) -> tuple:
-        usage = member.usage_of(d.channel)
-        return (usage.factor, usage.number, d.channel, d.qmgr)
-
-    return [min(candidates, key=key)]
+    return [min(candidates, key=lambda d: (*_usage_key(ctx, d), d.channel, d.qmgr))]
 
 
 STEPS: dict[str, Step] = {
@@ -195,28 +200,37 @@ def choose(cluster: Cluster, sender: str, queue: str, only_qmgr: str | None = No
     """Run the algorithm for a message that ``sender`` sends to cluster queue ``queue``.
 
     ``only_qmgr`` limits the candidates to the instance on a named queue manager (an explicit ObjectQMgrName),
-    leaving only the choice of route. The clauses returned are the ids of the rows that narrowed the choice.
+    leaving only the choice of route. The clauses returned are the ids of the rows applied: every row when there
+    were two or more candidates to choose from, whether or not it dropped any (PUT(DISABLED) alone otherwise).
     Clauses: the rows of cluster-workload.yaml, cluster.workload.order (more than one candidate),
-    cluster.workload.all-put-disabled, cluster.put.no-destinations, cluster.workload.tie-break.
+    cluster.workload.local-route, cluster.workload.all-put-disabled, cluster.put.no-destinations,
+    cluster.workload.tie-break.
     """
     candidates = cluster.destinations(sender, queue, only_qmgr)
     if not candidates:
         return Choice(None, ["cluster.put.no-destinations"], "MQRC_NO_DESTINATIONS_AVAILABLE")
     ctx = Context(cluster, sender, queue)
-    clauses: list[str] = ["cluster.workload.order"] if len(candidates) > 1 else []  # the steps, in the table's order
+    choosing = len(candidates) > 1  # the algorithm runs: each row is applied, in the table's order
+    clauses: list[str] = ["cluster.workload.order"] if choosing else []
+    if choosing and any(d.local for d in candidates):
+        clauses.append("cluster.workload.local-route")  # the local instance competes by its own receiver's attributes
     for row in cluster.spec[TABLE].rows:
         by = row.then.get("by")
         step = STEPS.get(by)
         if step is None:
             raise TableError(f"{TABLE}: row {row.id} names no known step ({by!r}); steps: {', '.join(STEPS)}")
         if len(candidates) == 1 and by not in ("put-enabled",):
+            if choosing:
+                clauses.append(row.id)  # applied to the one candidate left, which it keeps
             continue  # one candidate left: only PUT(DISABLED) can still refuse it
+        if by == "least-recently-used" and _tied(ctx, candidates):
+            clauses.append("cluster.workload.tie-break")  # equally least recently used: the model's pick
         try:
             survivors = step(ctx, candidates, row)
         except Refused as refused:
             return Choice(None, clauses + [row.id, refused.clause], refused.reason)
-        if len(survivors) < len(candidates):
-            clauses.append(row.id)
+        if choosing:
+            clauses.append(row.id)  # it decided which remain, whether or not it dropped any
         candidates = survivors
     if len(candidates) > 1:
         # The table chose no single destination (a table without its least-recently-used row): the model

@@ -99,12 +99,13 @@ class Cluster:
             self.channels[f"TO.{name}"] = Channel(f"TO.{name}", name)
         self._wlm_changed()
 
-    def _wlm_changed(self) -> None:
-        """New destinations or changed workload attributes: every DestSeqFactor starts again from 0
-        (cluster.workload.reset-on-change)."""
+    def _wlm_changed(self) -> str:
+        """New destinations or changed workload attributes: every DestSeqFactor starts again from 0; the clause,
+        for the result of the call that changed them (cluster.workload.reset-on-change)."""
         for member in self.members.values():
             for usage in member.usage.values():
                 usage.factor = 0
+        return "cluster.workload.reset-on-change"
 
     def define_qmgr(self, name: str | None, attributes: dict[str, int], cluster: dict[str, int]) -> Result:
         """Define (or alter) a queue manager. Naming one, or giving it cluster attributes (CLWLUSEQ,
@@ -127,21 +128,21 @@ class Cluster:
         """Define or alter the route to a queue manager: a cluster channel with its workload attributes and,
         optionally, its state (cluster.admin.topology)."""
         self.join()
+        clauses = ["cluster.admin.topology"]
         channel = self.channels.get(name)
         if channel is None:
             if qmgr is None:
                 raise NotModelled(f"channel {name} is new: say which queue manager it leads to (qmgr)")
             self.qmgr(qmgr)
             channel = self.channels[name] = Channel(name, qmgr)
-            self._wlm_changed()
+            clauses.append(self._wlm_changed())
         elif qmgr is not None and qmgr != channel.qmgr:
             raise NotModelled(f"channel {name} leads to {channel.qmgr}, not {qmgr}")
         state = attributes.pop("state", None)
         if any(getattr(channel, k) != v for k, v in attributes.items() if k in CHANNEL_WLM):
-            self._wlm_changed()
+            clauses.append(self._wlm_changed())
         for key, value in attributes.items():
             setattr(channel, key, value)
-        clauses = ["cluster.admin.topology"]
         if state is not None:
             clauses += self.set_channel(name, state).clauses
         return Result(clauses=clauses)
@@ -173,8 +174,7 @@ class Cluster:
             attributes = InstanceAttributes(**cluster)
             self.members[qm.name].instances[definition.name] = attributes
             if attributes.clustered:
-                self._wlm_changed()
-                result.clauses.append("cluster.admin.topology")
+                result.clauses += [self._wlm_changed(), "cluster.admin.topology"]
         return result
 
     def alter_queue(self, qmgr: str | None, name: str, local: dict[str, Any], cluster: dict[str, Any]) -> Result:
@@ -186,14 +186,15 @@ class Cluster:
             return failure("MQRC_UNKNOWN_OBJECT_NAME", "open.unknown-object")
         for key, value in local.items():
             setattr(queue.definition, key, value)
+        clauses = ["cluster.admin.topology"]
         if cluster or self.clustered:
             self.join()
             attributes = self.members[qm.name].instances.setdefault(name, InstanceAttributes())
             if any(getattr(attributes, k) != v for k, v in cluster.items() if k in QUEUE_WLM):
-                self._wlm_changed()
+                clauses.append(self._wlm_changed())
             for key, value in cluster.items():
                 setattr(attributes, key, value)
-        return Result(clauses=["cluster.admin.topology"])
+        return Result(clauses=clauses)
 
     def deliver(self, qmgr: str | None, channel: str | None, indoubt: bool) -> Result:
         """Let channels move waiting messages to their destinations (see reference/cluster/reallocation.py)."""
