@@ -106,6 +106,7 @@ class _Pair:
         self._agent = agent
 
     def qmgr(self, name: str | None) -> Any:
+        """The model's queue manager ``name`` of the listener."""
         emulator = self._agent.emulators[name or ""]
         return emulator.world.qmgr(emulator.name)
 
@@ -135,7 +136,7 @@ class ChannelAgent:
         return self
 
     def close(self) -> None:
-        """Stop every watcher (the listener closes)."""
+        """Stop every watcher (the listener closes; clause emulator.channel.agent)."""
         self._closed = True
         for emulator in self.emulators.values():
             emulator.wake()
@@ -148,6 +149,8 @@ class ChannelAgent:
 
     # -- commands (run by a queue manager's command server, under its lock) ----------------------------------
     def definition(self, qmgr: str, name: str) -> dict[int, Any] | None:
+        """Channel ``name``'s definition on ``qmgr`` (by PCF parameter), read without making the queue manager's
+        objects (clause emulator.channel.agent)."""
         kinds = self.emulators[qmgr].admin_objects.get(qmgr)
         return None if kinds is None else kinds.get("CHANNEL", {}).get(name)
 
@@ -364,7 +367,7 @@ def model_routes(emulator: Any, qmgr: str, changes: dict[str, Any]) -> None:
 
 def agent_of(emulator: Any) -> ChannelAgent:
     """The channel agent of ``emulator``'s listener; an emulator outside a listener gets one of its own, without
-    threads (its senders have no partner: they retry)."""
+    threads (its senders have no partner: they retry). Clause: emulator.channel.agent."""
     found = getattr(emulator, "channel_agent", None)
     if found is None or emulator.name not in found.emulators:
         found = ChannelAgent([emulator])
