@@ -30,6 +30,7 @@ from mq_conformance.reference.calls import (
     decode_qremote,
     decode_queue,
     decode_sender,
+    decode_sender_attributes,
     decode_stop_channel,
     decode_transmit,
     decode_set,
@@ -292,7 +293,8 @@ class ReferenceAdapter:
         return outcome(self.world.define_qremote(*decode_qremote(args, "define_qremote")))
 
     def _define_sender(self, args: dict) -> Outcome:
-        return outcome(self.world.define_sender(*decode_sender(args, "define_sender")))
+        return outcome(self.world.define_sender(*decode_sender(args, "define_sender"),
+                                                **decode_sender_attributes(args, "define_sender")))
 
     def _start_channel(self, args: dict) -> Outcome:
         return outcome(self.world.start_channel(self._channel_name(args)))

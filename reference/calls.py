@@ -304,6 +304,8 @@ QUEUE_FIELDS: dict[str, tuple] = {
     "TriggerType": ("enum", "MQTT"), "TriggerDepth": _INT, "TriggerMsgPriority": _INT,
     "PropertyControl": ("enum", "MQPROP"),  # reference/properties.py
     "Usage": ("enum", "MQUS"),  # MQUS_TRANSMISSION: a transmission queue (reference/distributed.py)
+    # a transmission queue that triggers its channel (reference/channels.py): INITQ and TRIGDATA
+    "InitiationQName": ("text",), "TriggerData": ("text",),
 }
 
 
@@ -421,7 +423,8 @@ CLUSTER_QUEUE_FIELDS: dict[str, tuple] = {
 }
 CHANNEL_FIELDS: dict[str, tuple] = {"CLWLRANK": _INT, "CLWLPRTY": _INT, "NETPRTY": _INT, "CLWLWGHT": _INT}
 RANGES = {"CLWLRANK": (0, 9), "CLWLPRTY": (0, 9), "NETPRTY": (0, 9), "CLWLWGHT": (1, 99),
-          "CLWLMRUC": (1, 999_999_999), "MRRTY": (0, 999_999_999)}
+          "CLWLMRUC": (1, 999_999_999), "MRRTY": (0, 999_999_999), "SHORTRTY": (0, 999_999_999),
+          "LONGRTY": (0, 999_999_999), "SHORTTMR": (0, 999_999), "LONGTMR": (0, 999_999)}
 
 
 def _name(args: Mapping[str, Any], key: str, path: str, required: bool = True, what: str = "name") -> str | None:
@@ -550,7 +553,10 @@ REMOTE_QUEUE_FIELDS: dict[str, tuple] = {
     "DefPriority": _INT, "DefPersistence": ("enum", "MQPER"), "DefBind": ("enum", "MQBND"),
 }
 SENDER_FIELDS: dict[str, tuple] = {"CONNAME": ("text",), "XMITQ": ("text",), "NPMSPEED": ("enum", "MQNPMS"),
-                                   "MRRTY": _INT}
+                                   "MRRTY": _INT, "USEDLQ": ("enum", "MQUSEDLQ"), "SHORTRTY": _INT,
+                                   "SHORTTMR": _INT, "LONGRTY": _INT, "LONGTMR": _INT}
+# The sender attributes the channel keeps as given (reference/channels.py SenderChannel), IBM's defaults otherwise.
+SENDER_ATTRIBUTES = ("USEDLQ", "SHORTRTY", "SHORTTMR", "LONGRTY", "LONGTMR")
 STOP_STATES = ("MQCHS_STOPPED", "MQCHS_INACTIVE", "MQCHS_RETRYING")
 MAX_NAME = 48
 
@@ -590,6 +596,16 @@ def decode_sender(args: Mapping[str, Any], path: str) -> tuple[str, str | None, 
     return name, qmgr, found["CONNAME"], found["XMITQ"], npmspeed, found.get("MRRTY", 10)
 
 
+def decode_sender_attributes(args: Mapping[str, Any], path: str) -> dict[str, int]:
+    """``define_sender``'s optional USEDLQ (MQUSEDLQ_YES, IBM's default, or MQUSEDLQ_NO), SHORTRTY and LONGRTY (0
+    to 999,999,999), SHORTTMR and LONGTMR (seconds, 0 to 999,999): only those given."""
+    found = _attributes(args, SENDER_FIELDS, path, ("name", "qmgr"))
+    usedlq = found.get("USEDLQ", constants.VALUES["MQUSEDLQ_YES"])
+    if usedlq not in (constants.VALUES["MQUSEDLQ_YES"], constants.VALUES["MQUSEDLQ_NO"]):
+        raise CallError("USEDLQ is MQUSEDLQ_YES or MQUSEDLQ_NO", _join(path, "USEDLQ"))
+    return {key: found[key] for key in SENDER_ATTRIBUTES if key in found}
+
+
 def decode_stop_channel(args: Mapping[str, Any], path: str) -> tuple[str, str]:
     """``stop_channel``: ``name`` and the STATUS it is left in - MQCHS_STOPPED (STOP CHANNEL, the default),
     MQCHS_INACTIVE (STOP CHANNEL STATUS(INACTIVE)) or MQCHS_RETRYING (the partner could not be reached)."""
@@ -625,6 +641,7 @@ def check_distributed_call(op: str, args: Mapping[str, Any]) -> None:
         decode_qremote(args, "")
     elif op == "define_sender":
         decode_sender(args, "")
+        decode_sender_attributes(args, "")
     elif op == "stop_channel":
         decode_stop_channel(args, "")
     elif op == "transmit":

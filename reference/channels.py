@@ -35,7 +35,12 @@ if TYPE_CHECKING:
 INACTIVE, RUNNING, STOPPED, RETRYING = "MQCHS_INACTIVE", "MQCHS_RUNNING", "MQCHS_STOPPED", "MQCHS_RETRYING"
 NPMS_NORMAL, NPMS_FAST = VALUES["MQNPMS_NORMAL"], VALUES["MQNPMS_FAST"]
 MQPER_PERSISTENT = VALUES["MQPER_PERSISTENT"]
+TC_ON, TT_FIRST = VALUES["MQTC_ON"], VALUES["MQTT_FIRST"]
 MRRTY_DEFAULT = 10  # DEFINE CHANNEL's MRRTY
+USEDLQ_NO, USEDLQ_YES = VALUES["MQUSEDLQ_NO"], VALUES["MQUSEDLQ_YES"]
+# DEFINE CHANNEL's defaults for how a sender retries reaching its partner (distributed.channel.retry-exhausted):
+# SHORTRTY tries SHORTTMR seconds apart, then LONGRTY tries LONGTMR seconds apart.
+SHORTRTY_DEFAULT, SHORTTMR_DEFAULT, LONGRTY_DEFAULT, LONGTMR_DEFAULT = 10, 60, 999_999_999, 1200
 # Reasons that may clear by themselves, so the receiver retries the put MRRTY times before giving up on it
 # (distributed.channel.message-retry)
 TRANSITORY = (VALUES["MQRC_Q_FULL"], VALUES["MQRC_PUT_INHIBITED"])
@@ -60,20 +65,32 @@ class SenderChannel:
     state: str = INACTIVE
     MSGS: int = 0
     retried: dict[bytes, int] = field(default_factory=dict)  # MsgToken on the transmission queue -> retries so far
+    USEDLQ: int = USEDLQ_YES  # NO: an undeliverable message is never put on the dead-letter queue
+    SHORTRTY: int = SHORTRTY_DEFAULT
+    SHORTTMR: int = SHORTTMR_DEFAULT
+    LONGRTY: int = LONGRTY_DEFAULT
+    LONGTMR: int = LONGTMR_DEFAULT
+    retrying_since: int | None = None  # clock time (ms) its first attempt to reach the partner failed
+
+    def retry_budget_ms(self) -> int:
+        """How long after its first failed attempt a retrying sender gives up: the SHORTRTY count (the first
+        attempt among them) SHORTTMR apart, then LONGRTY tries LONGTMR apart (distributed.channel.retry-exhausted)."""
+        return (max(self.SHORTRTY - 1, 0) * self.SHORTTMR + self.LONGRTY * self.LONGTMR) * 1000
 
 
 def define(world: Any, name: str, qmgr: str, conname: str, xmitq: str, npmspeed: int,
-           mrrty: int = MRRTY_DEFAULT) -> Result:
+           mrrty: int = MRRTY_DEFAULT, **attributes: int) -> Result:
     """DEFINE CHANNEL CHLTYPE(SDR) on ``qmgr`` and CHLTYPE(RCVR) of the same name on ``conname``; a new channel is
-    inactive until started (distributed.channel.pair)."""
+    inactive until started (distributed.channel.pair). ``attributes``: USEDLQ, SHORTRTY, SHORTTMR, LONGRTY,
+    LONGTMR (IBM's defaults when not given)."""
     world.qmgr(qmgr)
     world.qmgr(conname)
     if name in world.channels:
         raise NotModelled(f"channel {name} is a cluster channel; a sender channel needs a name of its own")
     existing = world.senders.get(name)
-    channel = SenderChannel(name, qmgr, conname, xmitq, npmspeed, mrrty)
+    channel = SenderChannel(name, qmgr, conname, xmitq, npmspeed, mrrty, **attributes)
     if existing is not None:
-        channel.state, channel.MSGS = existing.state, existing.MSGS
+        channel.state, channel.MSGS, channel.retrying_since = existing.state, existing.MSGS, existing.retrying_since
     world.senders[name] = channel
     return Result(clauses=["distributed.channel.pair"])
 
@@ -88,6 +105,7 @@ def sender(world: Any, name: str) -> SenderChannel:
 def start(world: Any, name: str) -> Result:
     """START CHANNEL: a stopped, retrying or inactive sender runs (distributed.channel.start)."""
     channel = sender(world, name)
+    channel.retrying_since = None  # a restarted channel counts its retries afresh
     queue = world.qmgr(channel.qmgr).queues.get(channel.XMITQ)
     if queue is None or queue.definition.Usage != distributed.MQUS_TRANSMISSION:
         # The channel cannot get from a queue that is not a transmission queue: it does not start.
@@ -101,17 +119,60 @@ def stop(world: Any, name: str, state: str = STOPPED) -> Result:
     """STOP CHANNEL (STATUS STOPPED or INACTIVE), or the connection lost (MQCHS_RETRYING): the messages wait on
     the transmission queue (distributed.channel.stop, distributed.channel.retrying)."""
     channel = sender(world, name)
+    if state == RETRYING and channel.state != RETRYING:
+        channel.retrying_since = world.qmgr(channel.qmgr).clock.now_ms
+    elif state != RETRYING:
+        channel.retrying_since = None
     channel.state = state
     return Result(clauses=["distributed.channel.retrying" if state == RETRYING else "distributed.channel.stop"])
+
+
+def settle(world: Any, channel: SenderChannel) -> list[str]:
+    """What has become of ``channel`` by now, without anyone acting on it: a retrying sender whose short and
+    long retries have all failed is STOPPED (distributed.channel.retry-exhausted); an inactive one whose
+    transmission queue triggers it (TriggerControl MQTC_ON, TriggerType MQTT_FIRST, an InitiationQName, TriggerData
+    naming the channel) and holds a committed message was started by the channel initiator
+    (distributed.channel.triggered). Returns the clauses applied."""
+    qm = world.qmgr(channel.qmgr)
+    if channel.state == RETRYING and channel.retrying_since is not None \
+            and qm.clock.now_ms - channel.retrying_since >= channel.retry_budget_ms():
+        channel.state, channel.retrying_since = STOPPED, None
+        return ["distributed.channel.retry-exhausted"]
+    if channel.state not in (INACTIVE, STOPPED) or not _trigger_on(qm, channel):
+        return []
+    if channel.state == INACTIVE and triggers(qm, channel):
+        return ["distributed.channel.triggered", *start(world, channel.name).clauses]
+    return ["distributed.channel.triggered"]  # the trigger rule decides: not this channel, or a stopped one
+
+
+def _trigger_on(qm: QueueManager, channel: SenderChannel) -> bool:
+    queue = qm.queues.get(channel.XMITQ)
+    return queue is not None and queue.definition.TriggerControl == TC_ON
+
+
+def triggers(qm: QueueManager, channel: SenderChannel) -> bool:
+    """Whether ``channel``'s transmission queue on ``qm`` has a trigger event for it: triggering on, type FIRST,
+    an initiation queue that is a local queue, TriggerData the channel's name, and a committed message waiting
+    (distributed.channel.triggered)."""
+    queue = qm.queues.get(channel.XMITQ)
+    if queue is None:
+        return False
+    definition = queue.definition
+    initq = qm.queues.get(definition.InitiationQName.strip()) if definition.InitiationQName.strip() else None
+    return definition.TriggerControl == TC_ON and definition.TriggerType == TT_FIRST \
+        and initq is not None and initq.definition.QType == distributed.MQQT_LOCAL \
+        and definition.TriggerData.strip() == channel.name \
+        and any(m.state == VISIBLE for m in queue.messages.values())
 
 
 def status(world: Any, name: str) -> Result:
     """DISPLAY CHSTATUS: the sender's STATUS and MSGS, and how many messages wait on its transmission queue
     (XQMSGSA) (distributed.channel.status)."""
     channel = sender(world, name)
+    settled = settle(world, channel)
     queue = world.qmgr(channel.qmgr).queues.get(channel.XMITQ)
     waiting = 0 if queue is None else sum(1 for m in queue.messages.values() if m.state == VISIBLE)
-    return Result(clauses=["distributed.channel.status"],
+    return Result(clauses=["distributed.channel.status", *settled],
                   attributes={"STATUS": channel.state, "MSGS": channel.MSGS, "XQMSGSA": waiting})
 
 
@@ -128,7 +189,7 @@ def transmit(world: Any, name: str, count: int | None) -> Result:
     distributed.dlq.* (see :func:`undeliverable`).
     """
     channel = sender(world, name)
-    clauses = ["distributed.channel.moves-when-running"]
+    clauses = ["distributed.channel.moves-when-running", *settle(world, channel)]
     if channel.state != RUNNING:
         return Result(clauses=clauses)
     source = world.qmgr(channel.qmgr)
@@ -195,7 +256,8 @@ def deliver_one(world: Any, channel: SenderChannel, qm: QueueManager, remote_q: 
             c for c in result.clauses if c.startswith(("report.", "distributed."))]
     if result.reason in TRANSITORY and retry(channel.retried, original.token, channel.MRRTY):
         return "retry", ["distributed.channel.message-retry"]
-    return undeliverable(channel.NPMSPEED, qm, remote_q, remote_qmgr, original, result.reason)
+    return undeliverable(channel.NPMSPEED, qm, remote_q, remote_qmgr, original, result.reason,
+                         use_dlq=channel.USEDLQ != USEDLQ_NO)
 
 
 def retry(retried: dict[bytes, int], token: bytes, limit: int) -> bool:
@@ -209,15 +271,17 @@ def retry(retried: dict[bytes, int], token: bytes, limit: int) -> bool:
 
 
 def undeliverable(speed: int, qm: QueueManager, dest_q: str, dest_qmgr: str, original: StoredMessage,
-                  reason: int, reporter: QueueManager | None = None) -> tuple[str, list[str]]:
+                  reason: int, reporter: QueueManager | None = None, use_dlq: bool = True) -> tuple[str, list[str]]:
     """What the receiving queue manager ``qm`` does with a message it cannot put on its destination for
     ``reason``: discard it (MQRO_DISCARD_MSG), else put it on the dead-letter queue behind an MQDLH, else stop
     the channel (a persistent message, or any on a channel whose NPMSPEED ``speed`` is NORMAL) or discard it (a
     nonpersistent message on a FAST channel); an exception report goes back when the Report asks for one and the
     message did not stay. The cluster's deliver uses it too (reference/cluster/reallocation.py), its exception
-    reports made on ``reporter``, the queue manager they are addressed to (report.exception's decision).
+    reports made on ``reporter``, the queue manager they are addressed to (report.exception's decision). With
+    ``use_dlq`` false (the channel's USEDLQ(NO)) the dead-letter queue is passed over: the message is discarded or
+    the channel stops as NPMSPEED and its persistence say (distributed.channel.usedlq-no).
 
-    Clauses: distributed.dlq.discard-msg, distributed.dlq.put, distributed.dlq.header,
+    Clauses: distributed.channel.usedlq-no, distributed.dlq.discard-msg, distributed.dlq.put, distributed.dlq.header,
     distributed.dlq.none-stops-channel, distributed.dlq.none-fast-nonpersistent-discarded,
     distributed.dlq.exception-report, report.exception.
     """
@@ -226,12 +290,13 @@ def undeliverable(speed: int, qm: QueueManager, dest_q: str, dest_qmgr: str, ori
     if md.Report & DISCARD_MSG:
         return "discarded", ["distributed.dlq.discard-msg", "report.discard-undeliverable"] + \
             _exception(reporter, original, reason)
-    if dead_letter(qm, dest_q, dest_qmgr, original, reason):
+    if use_dlq and dead_letter(qm, dest_q, dest_qmgr, original, reason):
         return "dead-lettered", ["distributed.dlq.put", "distributed.dlq.header"] + \
             _exception(reporter, original, reason)
+    passed_over = [] if use_dlq else ["distributed.channel.usedlq-no"]
     if md.Persistence == MQPER_PERSISTENT or speed == NPMS_NORMAL:
-        return "stop", ["distributed.dlq.none-stops-channel", "report.discard-undeliverable"]
-    return "discarded", ["distributed.dlq.none-fast-nonpersistent-discarded"]
+        return "stop", passed_over + ["distributed.dlq.none-stops-channel", "report.discard-undeliverable"]
+    return "discarded", passed_over + ["distributed.dlq.none-fast-nonpersistent-discarded"]
 
 
 def _exception(qm: QueueManager, original: StoredMessage, reason: int) -> list[str]:

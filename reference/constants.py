@@ -588,6 +588,8 @@ _FROM_HEADER: dict[str, int] = {
     "MQAT_QMGR": 7,
     "MQNPMS_NORMAL": 1,
     "MQNPMS_FAST": 2,
+    "MQUSEDLQ_NO": 1,  # a channel's USEDLQ (reference/channels.py)
+    "MQUSEDLQ_YES": 2,
     "MQXQH_VERSION_1": 1,
     "MQDLH_VERSION_1": 1,
     # MQPD CopyOptions: the messages a property is copied into (reference/properties.py; issue 37)

@@ -52,6 +52,7 @@ class QueueDefinition:
     TriggerMsgPriority: int = 0
     PropertyControl: int = 0  # MQPROP_COMPATIBILITY (reference/properties.py)
     TriggerData: str = ""
+    InitiationQName: str = ""  # INITQ: where trigger messages go (reference/channels.py: a triggered channel)
     QDesc: str = ""
     DefBind: int = 0  # MQBND_BIND_ON_OPEN; a cluster queue's own is its instance's (reference/cluster/topology.py)
     CLWLUseQ: int = -3  # MQCLWL_USEQ_AS_Q_MGR; likewise

@@ -123,12 +123,20 @@ def bind_mode(cluster: Cluster, qm: QueueManager, queue: str, options: int,
 
 def explicit_route(cluster: Cluster, qm: QueueManager, target: str, queue: str) -> Destination:
     """The destination of a message for a named queue manager: its instance, by the first of its channels.
-    The workload algorithm does not run (cluster.bind.explicit-qmgr)."""
-    if target not in cluster.hosts(queue):
-        raise NotModelled(f"a message for {queue} on {target}, which hosts no instance of it (it would go to "
-                          "that queue manager's dead-letter queue)")
+    The workload algorithm does not run (cluster.bind.explicit-qmgr). Only local names are checked at MQOPEN: a
+    queue manager that hosts no instance of the queue is sent the message all the same, and its queue manager
+    treats it as any message for a queue it does not have (cluster.bind.explicit-qmgr-no-instance)."""
     routes = cluster.routes_to(target)
+    if not routes:
+        raise NotModelled(f"a message for {queue} on {target}, which no channel of the cluster leads to")
     return Destination(target, queue, routes[0].name)
+
+
+def explicit_clauses(cluster: Cluster, target: str, queue: str) -> list[str]:
+    """The clauses of sending to queue manager ``target`` by name: cluster.bind.explicit-qmgr, and
+    cluster.bind.explicit-qmgr-no-instance when it hosts no instance of ``queue``."""
+    return ["cluster.bind.explicit-qmgr"] + \
+        ([] if target in cluster.hosts(queue) else ["cluster.bind.explicit-qmgr-no-instance"])
 
 
 def open_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, options: int,
@@ -168,7 +176,7 @@ def open_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, optio
     chosen: Destination | None = None
     if explicit:
         bound = Binding(queue, BIND_ON_OPEN, explicit=True, fixed=explicit_route(cluster, qm, target, queue))
-        clauses.append("cluster.bind.explicit-qmgr")
+        clauses += explicit_clauses(cluster, target, queue)
     else:
         mode, clauses = bind_mode(cluster, qm, queue, options, alias)
         bound = Binding(queue, mode)
@@ -339,7 +347,7 @@ def put1_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, md: M
     if target and target != qm.name:
         destination = explicit_route(cluster, qm, target, od.ObjectName)
         return send(cluster, qm, conn, None, destination, md, pmo, data, "MQPUT1",
-                    "cluster.reallocation.not-explicit-qmgr", ["cluster.bind.explicit-qmgr"])
+                    "cluster.reallocation.not-explicit-qmgr", explicit_clauses(cluster, target, od.ObjectName))
     choice = workload.choose(cluster, qm.name, od.ObjectName)
     clauses = ["cluster.bind.put1-not-fixed"] + choice.clauses + (["queue.alias.cluster-base"] if via else [])
     if choice.failed:
@@ -378,9 +386,12 @@ def send(cluster: Cluster, qm: QueueManager, conn: Connection, handle: ObjectHan
     else:
         xmitq = qm.queues[CLUSTER_XMITQ]
         # The first definition on the path decides MQPER_PERSISTENCE_AS_Q_DEF and MQPRI_PRIORITY_AS_Q_DEF: a local
-        # alias the queue was named through, else the destination instance.
-        instance = via or cluster.instance_definition(destination.qmgr, destination.queue)
+        # alias the queue was named through, else the destination instance, else (a named queue manager hosting
+        # none, cluster.bind.explicit-qmgr-no-instance) the transmission queue, as for any queue with no local
+        # definition.
         saved = xmitq.definition
+        instance = via or (cluster.instance_definition(destination.qmgr, destination.queue)
+                           if destination.queue in cluster.qmgrs[destination.qmgr].queues else saved)
         xmitq.definition = replace(saved, DefPersistence=instance.DefPersistence, DefPriority=instance.DefPriority)
         first = qm.last_seq
         try:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 STOPPING = "MQCHS_STOPPING"
 STOPPED = "MQCHS_STOPPED"
 UNKNOWN_ALIAS_BASE_Q = VALUES["MQRC_UNKNOWN_ALIAS_BASE_Q"]
+UNKNOWN_OBJECT_NAME = VALUES["MQRC_UNKNOWN_OBJECT_NAME"]
 PUT_INHIBITED = VALUES["MQRC_PUT_INHIBITED"]
 Q_FULL = VALUES["MQRC_Q_FULL"]
 
@@ -163,8 +164,8 @@ def deliver(cluster: Cluster, qmgr: str | None, channel: str | None, indoubt: bo
             # An instance of a cluster queue alias delivers to its target (queue.alias.cluster-alias).
             target, via = alias_module.local_target(target_qm, header.queue)
             reason = None
-            if target is None:
-                reason = UNKNOWN_ALIAS_BASE_Q
+            if target is None:  # an alias with no target there, or no such queue (explicit-qmgr-no-instance)
+                reason = UNKNOWN_ALIAS_BASE_Q if via is not None else UNKNOWN_OBJECT_NAME
             elif target.definition.InhibitPut or (via is not None and via.InhibitPut):
                 reason = PUT_INHIBITED
             elif target.depth >= target.definition.MaxQDepth:

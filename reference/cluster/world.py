@@ -212,9 +212,11 @@ class Cluster:
         return Result(clauses=result.clauses + ["distributed.admin.define-qremote"])
 
     def define_sender(self, name: str, qmgr: str | None, conname: str, xmitq: str, npmspeed: int,
-                      mrrty: int = channels_module.MRRTY_DEFAULT) -> Result:
-        """A sender channel on ``qmgr`` and its receiver on ``conname`` (see reference/channels.py)."""
-        return channels_module.define(self, name, qmgr or self.default, conname, xmitq, npmspeed, mrrty)
+                      mrrty: int = channels_module.MRRTY_DEFAULT, **attributes: int) -> Result:
+        """A sender channel on ``qmgr`` and its receiver on ``conname``; ``attributes``: USEDLQ, SHORTRTY,
+        SHORTTMR, LONGRTY, LONGTMR (see reference/channels.py)."""
+        return channels_module.define(self, name, qmgr or self.default, conname, xmitq, npmspeed, mrrty,
+                                      **attributes)
 
     def start_channel(self, name: str) -> Result:
         return channels_module.start(self, name)
