@@ -61,6 +61,7 @@ MQRC_CHAR_ATTRS_TOO_SHORT = 2008
 MQRC_BUFFER_LENGTH_ERROR = 2005
 MQRC_STORAGE_NOT_AVAILABLE = 2071
 MQHO_NONE, MQHO_UNUSABLE_HOBJ, MQHM_UNUSABLE_HMSG = 0, -1, -1
+_NO_HMSG, _UNUSABLE_HMSG = bytes(8), MQHM_UNUSABLE_HMSG.to_bytes(8, "little", signed=True)
 MAX_SELECTORS = 256  # MQINQ and MQSET take at most 256 selectors (MQRC_SELECTOR_COUNT_ERROR)
 MQIA_FIRST, MQIA_LAST = 1, 2000
 MQOT_TOPIC = 8
@@ -232,7 +233,7 @@ class _Socket:
                 if verb == Verb.CONNX:
                     self._connect_again(tag, body)
                     continue
-                items = protocol.decode_items(protocol.REQUEST[verb], body)
+                items = protocol.decode_request(verb, body)
                 self.sock.sendall(protocol.reply(verb, tag, *self._run(verb, handler, items)))
         except ProtocolError as exc:
             LOG.debug("a session ended: %s", exc)
@@ -377,17 +378,16 @@ class _Socket:
             hobj = MQHO_UNUSABLE_HOBJ
         return [comp, reason, hobj]
 
-    def _hmsgs(self, session: Session, cls_name: str, raw: bytes, fields: tuple[str, ...]) -> bytes:
-        """The structure with each message handle it names that is not the session's made unusable (the model
-        then refuses it as the handle it is)."""
-        shape = protocol.shape(cls_name)
-        for name in fields:
-            at = shape.offsets.get(name)
-            if at is None or at + 8 > len(raw):
+    @staticmethod
+    def _hmsgs(session: Session, shape: protocol.Shape, raw: bytes) -> bytes:
+        """The structure (made whole) with each message handle it names that is not the session's made unusable
+        (the model then refuses it as the handle it is)."""
+        for at in shape.message_handles:
+            if raw[at:at + 8] == _NO_HMSG:  # most calls name none
                 continue
             hmsg = int.from_bytes(raw[at:at + 8], "little", signed=True)
-            if hmsg and hmsg not in session.hmsgs:
-                raw = raw[:at] + MQHM_UNUSABLE_HMSG.to_bytes(8, "little", signed=True) + raw[at + 8:]
+            if hmsg not in session.hmsgs:
+                raw = raw[:at] + _UNUSABLE_HMSG + raw[at + 8:]
         return raw
 
     def put(self, session: Session, items: list) -> list:
@@ -397,7 +397,7 @@ class _Socket:
         md_shape, pmo_shape = protocol.shape("MD"), protocol.shape("PMO")
         md, md_length, md_tail = md_shape.whole(md_raw)
         pmo, pmo_length, pmo_tail = pmo_shape.whole(pmo_raw)
-        pmo = self._hmsgs(session, "PMO", pmo, ("OriginalMsgHandle", "NewMsgHandle"))
+        pmo = self._hmsgs(session, pmo_shape, pmo)
         md_out, pmo_out, comp, reason = native.MQPUT(session.hconn, hobj, md, pmo, data)
         return [comp, reason, md_shape.back(md_out, md_length, md_tail), pmo_shape.back(pmo_out, pmo_length, pmo_tail)]
 
@@ -405,7 +405,7 @@ class _Socket:
         _hconn, od_raw, object_string, selection_string, md_raw, pmo_raw, data = items
         shapes = protocol.shape("OD"), protocol.shape("MD"), protocol.shape("PMO")
         od, md, pmo = (shape.whole(raw) for shape, raw in zip(shapes, (od_raw, md_raw, pmo_raw)))
-        pmo_whole = self._hmsgs(session, "PMO", pmo[0], ("OriginalMsgHandle", "NewMsgHandle"))
+        pmo_whole = self._hmsgs(session, shapes[2], pmo[0])
         md_out, pmo_out, comp, reason = native.MQPUT1(
             session.hconn, od[0], md[0], pmo_whole, data,
             _strings(ObjectString=object_string, SelectionString=selection_string))
@@ -421,7 +421,7 @@ class _Socket:
         md_shape, gmo_shape = protocol.shape("MD"), protocol.shape("GMO")
         md, md_length, md_tail = md_shape.whole(md_raw)
         gmo, gmo_length, gmo_tail = gmo_shape.whole(gmo_raw)
-        gmo = self._hmsgs(session, "GMO", gmo, ("MsgHandle",))
+        gmo = self._hmsgs(session, gmo_shape, gmo)
         sock = self.sock
 
         def cancel() -> int:

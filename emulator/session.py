@@ -289,14 +289,34 @@ def frame(verb: int, tag: int, payload: bytes) -> bytes:
     return HEADER.pack(HEADER_BODY + len(payload), verb, 0, tag) + payload
 
 
+# Each verb's request decoder and reply encoder, looked up once per call by verb (the listener's hot path).
+_REQUEST_DECODERS: dict[int, Any] = {}
+_REPLY_ENCODERS: dict[int, Any] = {}
+
+
 def request(verb: int, tag: int, *values: Any) -> bytes:
     """A request frame of ``verb`` with its items."""
     return frame(verb, tag, encode_items(REQUEST[verb], values))
 
 
+def decode_request(verb: int, body: Any) -> list[Any]:
+    """The items of a request of ``verb`` (as :func:`decode_items` with the verb's kinds)."""
+    decoder = _REQUEST_DECODERS.get(verb)
+    if decoder is None:
+        decoder = _REQUEST_DECODERS[verb] = _codec(REQUEST[verb])[1]
+    try:
+        return decoder(body, 0, len(body))
+    except struct.error:
+        raise ProtocolError("a frame ends inside an item") from None
+
+
 def reply(verb: int, tag: int, comp: int, reason: int, *values: Any) -> bytes:
     """A reply frame: CompCode, Reason, then the verb's outputs."""
-    return frame(verb, tag, encode_items("ii" + REPLY[verb], (comp, reason, *values)))
+    encoder = _REPLY_ENCODERS.get(verb)
+    if encoder is None:
+        encoder = _REPLY_ENCODERS[verb] = _codec("ii" + REPLY[verb])[0]
+    payload = encoder((comp, reason, *values))
+    return HEADER.pack(HEADER_BODY + len(payload), verb, 0, tag) + payload
 
 
 # -- reading frames ---------------------------------------------------------------------------------------------
@@ -361,18 +381,24 @@ class Reader:
     def read(self, limit: int) -> tuple[int, int, memoryview]:
         """``(verb, tag, body)`` of the next frame; :class:`ProtocolError` for a frame longer than ``limit``,
         :class:`OverBudget` (the frame read and dropped) for a long one the budget cannot hold."""
-        self.release()
-        self._have(HEADER.size)
-        length, verb, _flags, tag = HEADER.unpack_from(self._buffer, self._start)
+        if self._held:
+            self.release()
+        if self._end - self._start < HEADER.size:
+            self._have(HEADER.size)
+        start = self._start
+        length, verb, _flags, tag = HEADER.unpack_from(self._buffer, start)
         if length < HEADER_BODY or length > limit:
             raise ProtocolError(f"a frame of {length} bytes (at most {limit} here)")
         total = 4 + length
         if total <= self.SIZE:
-            self._have(total)
-            body = self._view[self._start + HEADER.size:self._start + total]
-            self._start += total
-            if self._start == self._end:
+            if self._end - start < total:
+                self._have(total)
+                start = self._start
+            body = self._view[start + HEADER.size:start + total]
+            if start + total == self._end:  # all read: the next frame starts at the front
                 self._start = self._end = 0
+            else:
+                self._start = start + total
             return verb, tag, body
         if self.budget is not None:
             if not self.budget.take(total - HEADER.size):
@@ -436,6 +462,8 @@ class Shape:
             prefix += fmt
         self.pointers = tuple(at for name, _d, fmt, *_r in sample._MQOpts__list if fmt == "P"
                               for at in (self.offsets[name],))
+        # the message handles it names (MQPMO's OriginalMsgHandle and NewMsgHandle, MQGMO's MsgHandle)
+        self.message_handles = tuple(self.offsets[name] for name in self.offsets if name.endswith("MsgHandle"))
 
     def whole(self, raw: bytes) -> tuple[bytes, int, bytes]:
         """``(structure at the layout's size with every pointer zeroed, the caller's length, the bytes past the

@@ -16,7 +16,8 @@ class Clock:
     """An injectable clock. ``now_ms`` moves only through :meth:`advance`."""
 
     now_ms: int = 0
-    # The last instant formatted, with its PutDate and PutTime: a cache, not part of the value.
+    # The last hundredth of a second formatted (PutTime's resolution), with its PutDate and PutTime: a cache, not
+    # part of the value. A clock following the wall clock moves by a millisecond or so between puts.
     _formatted: tuple[int, str, str] = field(default=(-1, "", ""), compare=False, repr=False)
 
     def advance(self, milliseconds: int) -> None:
@@ -27,9 +28,10 @@ class Clock:
 
     def put_date_time(self) -> tuple[str, str]:
         """PutDate (YYYYMMDD) and PutTime (HHMMSSTH) for the current instant, as MQ formats them in GMT."""
-        if self._formatted[0] != self.now_ms:
+        hundredth = self.now_ms // 10
+        if self._formatted[0] != hundredth:
             moment = _EPOCH + _dt.timedelta(milliseconds=self.now_ms)
             hundredths = moment.microsecond // 10_000
             put_time = moment.strftime("%H%M%S") + f"{hundredths:02d}"
-            self._formatted = (self.now_ms, moment.strftime("%Y%m%d"), put_time)
+            self._formatted = (hundredth, moment.strftime("%Y%m%d"), put_time)
         return self._formatted[1], self._formatted[2]
