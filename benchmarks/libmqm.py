@@ -7,18 +7,26 @@ side in one run (issue 34, item 5):
 - IBM's ibmmq over the emulator's Python client of the listener (MQCONF_EMULATOR, emulator/remote.py).
 
 It prints each one's messages per second (the getter's, from its first message to its last; best of ROUNDS) and
-the C client's rate against the Python client's (target: at least 3x). Run: `python benchmarks/libmqm.py`.
+the C client's rate against the Python client's (target: at least 3x). Beside each rate, the CPU time of a message
+(a put and a get) in the listener process (/proc) and in the two clients together (their rusage), the least of
+ROUNDS: a shared machine moves the rates more than these. From them it prints the ceiling each way has on this
+machine's cores - one listener process, whose threads share one interpreter lock, serves at most 1/S messages per
+second, and a listener and two clients together at most CORES/(S + C) - and the ratio of the two ceilings, which
+bounds the ratio of the rates. Run: `python benchmarks/libmqm.py`.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 MESSAGES = 5_000
 ROUNDS = 3
@@ -114,14 +122,38 @@ def get_loop(count: int, address: str) -> float:
     return (count - 1) / elapsed
 
 
-def _pair(put: list[str], get: list[str], env: dict[str, str]) -> float:
-    """A getter and a putter, each a process of its own: the getter's rate."""
+def _cpu_of_process() -> Any:
+    """benchmarks/emulator.py's reading of a process's CPU seconds (/proc), one description of it."""
+    spec = importlib.util.spec_from_file_location("emulator_benchmark", Path(__file__).with_name("emulator.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module._cpu_of
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's children that have ended (the clients of a pair, once waited for)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _pair(put: list[str], get: list[str], env: dict[str, str], server: int, count: int) -> tuple[float, float, float]:
+    """A getter and a putter, each a process of its own: the getter's rate, and the CPU microseconds of a message
+    in the listener (process ``server``) and in the two clients together."""
+    cpu_of = _cpu_of_process()
+    listener, clients = cpu_of(server), _children_cpu()
     getter = subprocess.Popen(get, env=env, stdout=subprocess.PIPE, text=True)
     putter = subprocess.run(put, env=env, capture_output=True, text=True, timeout=600, check=False)
     out, _ = getter.communicate(timeout=600)
     if putter.returncode != 0 or getter.returncode != 0:
         raise SystemExit(f"a client failed: {putter.stdout}{putter.stderr}{out}")
-    return float(out.split()[-1])
+    listener, clients = cpu_of(server) - listener, _children_cpu() - clients
+    return float(out.split()[-1]), listener / count * 1e6, clients / count * 1e6
+
+
+def _ceiling(listener_us: float, clients_us: float, cores: int) -> float:
+    """Messages per second a way can reach at most on ``cores``: one listener process at ``listener_us`` a
+    message (its threads share one interpreter lock), and every process together within the cores."""
+    return min(1e6 / listener_us, cores * 1e6 / (listener_us + clients_us))
 
 
 def main() -> None:
@@ -148,6 +180,7 @@ def main() -> None:
     mqconf = Path(sys.executable).parent / "mqconf"
     base = {k: v for k, v in os.environ.items() if not k.startswith("MQCONF_") and k != "MQSERVER"}
     best = {"C through libmqm": 0.0, "IBM's ibmmq through libmqm": 0.0, "IBM's ibmmq, Python client": 0.0}
+    cpu = {label: (float("inf"), float("inf")) for label in best}  # least listener and clients us a message
     with tempfile.TemporaryDirectory() as folder:
         client = Path(folder) / "client"
         (Path(folder) / "client.c").write_text(CLIENT)
@@ -162,22 +195,46 @@ def main() -> None:
             python_client = {**base, "MQCONF_EMULATOR": address}
             count = str(args.messages)
             python = [sys.executable, __file__, "--messages", count, "--address", address, "--role"]
+            ways = {"C through libmqm": ([str(client), "put", count, address], [str(client), "get", count, address],
+                                         over_libmqm),
+                    "IBM's ibmmq through libmqm": ([*python, "put"], [*python, "get"], over_libmqm),
+                    "IBM's ibmmq, Python client": ([*python, "put"], [*python, "get"], python_client)}
             for _round in range(args.rounds):  # the ways alternate: a shared machine slows each by turns
-                best["C through libmqm"] = max(best["C through libmqm"], _pair(
-                    [str(client), "put", count, address], [str(client), "get", count, address], over_libmqm))
-                best["IBM's ibmmq through libmqm"] = max(best["IBM's ibmmq through libmqm"], _pair(
-                    [*python, "put"], [*python, "get"], over_libmqm))
-                best["IBM's ibmmq, Python client"] = max(best["IBM's ibmmq, Python client"], _pair(
-                    [*python, "put"], [*python, "get"], python_client))
+                for label, (put, get, env) in ways.items():
+                    rate, listener_us, clients_us = _pair(put, get, env, server.pid, args.messages)
+                    best[label] = max(best[label], rate)
+                    cpu[label] = (min(cpu[label][0], listener_us), min(cpu[label][1], clients_us))
         finally:
             server.terminate()
             server.wait()
+    cores = os.cpu_count() or 1
     print(f"{args.messages:,} 1 KB messages, one process putting and another getting through the listener "
-          f"(best of {args.rounds}):", flush=True)
+          f"(best of {args.rounds}; CPU of a message, a put and a get, the least of {args.rounds}; load average "
+          f"{os.getloadavg()[0]:.1f} on {cores} cores):", flush=True)
     for label, rate in best.items():
-        print(f"  {label:<30} {rate:>10,.0f} messages/s", flush=True)
+        listener_us, clients_us = cpu[label]
+        print(f"  {label:<30} {rate:>10,.0f} messages/s   CPU: listener {listener_us:4.0f} us + clients "
+              f"{clients_us:4.0f} us   ceiling {_ceiling(listener_us, clients_us, cores):>7,.0f}/s", flush=True)
     ratio = best["C through libmqm"] / best["IBM's ibmmq, Python client"]
     print(f"the C client gets {ratio:.1f}x the Python client's rate (target: at least 3x)", flush=True)
+    c_way, python_way = cpu["C through libmqm"], cpu["IBM's ibmmq, Python client"]
+    print(f"the ceilings' ratio, which bounds it on {cores} cores: {_ceiling(*c_way, cores):,.0f} / "
+          f"{_ceiling(*python_way, cores):,.0f} = {_ceiling(*c_way, cores) / _ceiling(*python_way, cores):.1f}x; "
+          f"3x needs the listener at most {_needed(python_way, c_way[1], cores):.0f} us a message", flush=True)
+
+
+def _needed(python_way: tuple[float, float], c_clients_us: float, cores: int) -> float:
+    """The listener's CPU a message at which the C way's ceiling is 3 times the Python way's, the clients' CPU as
+    measured (the same listener cost both ways): the largest S with ceiling(S, C_c) >= 3 ceiling(S, C_py)."""
+    _listener, python_clients = python_way
+    low, high = 0.1, 1e6
+    for _step in range(60):  # both ceilings fall as S grows; their ratio with it: bisect
+        middle = (low + high) / 2
+        if _ceiling(middle, c_clients_us, cores) >= 3 * _ceiling(middle, python_clients, cores):
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 if __name__ == "__main__":
