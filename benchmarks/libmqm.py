@@ -11,8 +11,15 @@ the C client's rate against the Python client's (target: at least 3x). Beside ea
 (a put and a get) in the listener process (/proc) and in the two clients together (their rusage), the least of
 ROUNDS: a shared machine moves the rates more than these. From them it prints the ceiling each way has on this
 machine's cores - one listener process, whose threads share one interpreter lock, serves at most 1/S messages per
-second, and a listener and two clients together at most CORES/(S + C) - and the ratio of the two ceilings, which
-bounds the ratio of the rates. Run: `python benchmarks/libmqm.py`.
+second, and a listener and two clients together at most CORES/(S + C) - and the ratio of the two ceilings (what
+the ratio of the rates comes to when both ways are bound by CPU rather than by waiting for replies).
+
+Then the floor of S: the same C clients against the same listener whose MQPUT and MQGET answer at once without
+the queue manager (the session protocol, the socket calls and a thread per session: everything but the emulator
+and the model), plus the model's own put and get (reference/, called directly in this process). The listener
+cannot cost less than their sum per message, whatever the emulator between them does; the ceilings' ratio at that
+floor is the most any C client could get over this Python client on this machine.
+Run: `python benchmarks/libmqm.py`.
 """
 
 from __future__ import annotations
@@ -93,6 +100,51 @@ int main(int argc, char **argv) {
 """
 
 
+def serve_floor(address: str) -> None:
+    """A listener whose MQPUT and MQGET answer at once (the structures unchanged, MQCC_OK, 1 KB of data), the rest
+    of it as it is: what a message costs the listener without the emulator and the model."""
+    import types
+
+    from mq_conformance.emulator import hook, native, server
+
+    payload = b"x" * 1024
+    floor = types.ModuleType("floor")
+    floor.__dict__.update(native.__dict__)
+    floor.MQPUT = lambda hconn, hobj, md, pmo, data: (md, pmo, 0, 0)
+    floor.MQGET = lambda hconn, hobj, md, gmo, length, cancel=None: (payload[:length], md, gmo, len(payload), 0, 0)
+    server.native = floor
+    listener = hook.listen(address, developer=True)
+    print("listening", flush=True)
+    listener.serve_forever()
+
+
+def model_cost(count: int = 2_000, rounds: int = 5) -> float:
+    """CPU microseconds of the model's own MQPUT and MQGET of a 1 KB non-persistent message (reference/, no
+    emulator), the least of ROUNDS rounds of COUNT pairs."""
+    from mq_conformance.emulator import load_ibmmq
+    from mq_conformance.emulator.emulator import Emulator
+    from mq_conformance.reference.structures import MQGMO, MQMD, MQOD, MQPMO
+
+    load_ibmmq()  # the emulator reads IBM's constants and layouts
+    emulator = Emulator(real_time=True)
+    emulator.developer()
+    world = emulator.world
+    qmgr, connected = world.connect()
+    hconn = connected.hconn
+    output = world.open(qmgr, hconn, MQOD("DEV.QUEUE.1", ""), 0x10).hobj  # MQOO_OUTPUT
+    source = world.open(qmgr, hconn, MQOD("DEV.QUEUE.1", ""), 0x2).hobj  # MQOO_INPUT_SHARED
+    best = float("inf")
+    for _round in range(rounds):
+        started = time.process_time()
+        for _ in range(count):  # a fresh descriptor and options each, as the clients send them
+            world.put(qmgr, hconn, output, MQMD(Persistence=0), MQPMO(Options=4), PAYLOAD)  # MQPMO_NO_SYNCPOINT
+            got = world.get(qmgr, hconn, source, MQMD(), MQGMO(Options=4 | 1, WaitInterval=30_000), 2048)
+            if got.comp_code or got.data_length != len(PAYLOAD):
+                raise SystemExit(f"the model's get failed: reason {got.reason}")
+        best = min(best, time.process_time() - started)
+    return best / count * 1e6
+
+
 def put_loop(count: int, address: str) -> None:
     """COUNT 1 KB non-persistent puts through IBM's ibmmq, a fresh MQMD and MQPMO each."""
     import ibmmq
@@ -160,9 +212,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=MESSAGES)
     parser.add_argument("--rounds", type=int, default=ROUNDS)
-    parser.add_argument("--role", choices=("put", "get"), help=argparse.SUPPRESS)
+    parser.add_argument("--role", choices=("put", "get", "floor"), help=argparse.SUPPRESS)
     parser.add_argument("--address", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.role == "floor":
+        serve_floor(args.address)
+        return
     if args.role:
         if os.environ.get("MQCONF_EMULATOR"):
             from mq_conformance.emulator import install_remote
@@ -207,6 +262,20 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait()
+        floor_address = f"unix:{folder}/floor.sock"
+        floor = subprocess.Popen([sys.executable, __file__, "--role", "floor", "--address", floor_address],
+                                 stdout=subprocess.PIPE, text=True, env=base)
+        try:
+            floor.stdout.readline()
+            floor_us = float("inf")
+            for _round in range(args.rounds):
+                floor_us = min(floor_us, _pair([str(client), "put", count, floor_address],
+                                               [str(client), "get", count, floor_address], over_libmqm, floor.pid,
+                                               args.messages)[1])
+        finally:
+            floor.terminate()
+            floor.wait()
+    model_us = model_cost()
     cores = os.cpu_count() or 1
     print(f"{args.messages:,} 1 KB messages, one process putting and another getting through the listener "
           f"(best of {args.rounds}; CPU of a message, a put and a get, the least of {args.rounds}; load average "
@@ -218,9 +287,15 @@ def main() -> None:
     ratio = best["C through libmqm"] / best["IBM's ibmmq, Python client"]
     print(f"the C client gets {ratio:.1f}x the Python client's rate (target: at least 3x)", flush=True)
     c_way, python_way = cpu["C through libmqm"], cpu["IBM's ibmmq, Python client"]
-    print(f"the ceilings' ratio, which bounds it on {cores} cores: {_ceiling(*c_way, cores):,.0f} / "
-          f"{_ceiling(*python_way, cores):,.0f} = {_ceiling(*c_way, cores) / _ceiling(*python_way, cores):.1f}x; "
-          f"3x needs the listener at most {_needed(python_way, c_way[1], cores):.0f} us a message", flush=True)
+    print(f"the ceilings' ratio (the rates' ratio when CPU, not waiting, binds both) on {cores} cores: "
+          f"{_ceiling(*c_way, cores):,.0f} / {_ceiling(*python_way, cores):,.0f} = "
+          f"{_ceiling(*c_way, cores) / _ceiling(*python_way, cores):.1f}x; 3x needs the listener at most "
+          f"{_needed(python_way, c_way[1], cores):.0f} us a message", flush=True)
+    lowest = floor_us + model_us
+    print(f"the listener's floor: {floor_us:.0f} us a message without the emulator and the model (protocol, sockets, "
+          f"threads) + {model_us:.0f} us the model's own put and get = {lowest:.0f} us; at that floor the ceilings' "
+          f"ratio would be {_ceiling(lowest, c_way[1], cores) / _ceiling(lowest, python_way[1], cores):.1f}x "
+          f"(the emulator's share now: {c_way[0] - lowest:.0f} us of the C way's {c_way[0]:.0f})", flush=True)
 
 
 def _needed(python_way: tuple[float, float], c_clients_us: float, cores: int) -> float:
