@@ -114,12 +114,14 @@ class Area:
         return [dict(call) for call in self.setup]
 
     def declared_clauses(self) -> list[str]:
-        """The clauses the area checks: its tables' rows and the registered clauses under its prefixes."""
+        """The clauses the area checks: its tables' rows and the registered clauses under its prefixes, less those
+        in no certificate (capabilities.yaml ``outside``: no call of the language can show them)."""
         from .clauses import load_registry
 
         rows = [row.id for table in self.tables for row in default_spec()[table].rows]
-        prefixed = [c for c in load_registry().clauses if c.startswith(self.clauses)] if self.clauses else []
-        return sorted(set(rows) | set(prefixed))
+        registry = load_registry().clauses
+        prefixed = [c for c in registry if c.startswith(self.clauses)] if self.clauses else []
+        return sorted(c for c in set(rows) | set(prefixed) if c not in registry or not registry[c].outside)
 
 
 # -- drawing with a seeded generator (the campaign) ---------------------------------------------------------

@@ -291,10 +291,13 @@ def delete(qm: QueueManager, hconn: int, hmsg: int) -> Result:
     return Result(clauses=["properties.handle.delete"])
 
 
-def disconnect(qm: QueueManager, hconn: int) -> None:
-    """MQDISC deletes the message handles of the connection (properties.handle.deleted-at-disconnect)."""
-    for hmsg in [h for h, handle in qm.message_handles.items() if handle.hconn == hconn]:
+def disconnect(qm: QueueManager, hconn: int) -> list[str]:
+    """MQDISC deletes the message handles of the connection (properties.handle.deleted-at-disconnect); the clause
+    is named when there were any."""
+    deleted = [h for h, handle in qm.message_handles.items() if handle.hconn == hconn]
+    for hmsg in deleted:
         del qm.message_handles[hmsg]
+    return ["properties.handle.deleted-at-disconnect"] if deleted else []
 
 
 # -- MQSETMP, MQINQMP, MQDLTMP ------------------------------------------------------------------------------
@@ -787,9 +790,11 @@ def get_with_properties(qm: QueueManager, hconn: int, hobj: int, md, gmo, buffer
     MsgHandle decide (fixtures/tables/property-control.yaml): into the handle, as an MQRFH2 before the data, or
     not at all. A get that fails changes no handle."""
     handle = qm.handles.get(hobj)
-    if hconn not in qm.connections or handle is None or handle.hconn != hconn or handle.deleted:
+    queue = qm.queues.get(handle.queue) if handle is not None else None
+    if hconn not in qm.connections or queue is None or handle.hconn != hconn or handle.deleted:
+        # no queue behind the handle (a topic's has none): the get's own checks give its reason
         return qm.get(hconn, hobj, md, gmo, buffer_length)
-    control = qm.queues[handle.queue].definition.PropertyControl
+    control = queue.definition.PropertyControl
     plan = plan_get(qm, hconn, gmo.Options, hmsg, control)
     if isinstance(plan, Result):
         return plan

@@ -149,9 +149,7 @@ class QueueManager:
             clauses += [c for c in closed.clauses if c not in clauses]
         if conn.uow is not None:
             clauses += syncpoint.commit(self, conn).clauses
-        if any(handle.hconn == hconn for handle in self.message_handles.values()):
-            clauses.append("properties.handle.deleted-at-disconnect")
-        properties_module.disconnect(self, hconn)
+        clauses += properties_module.disconnect(self, hconn)
         del self.connections[hconn]
         return Result(clauses=clauses + ["conn.disconnect-commits"])
 
