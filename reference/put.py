@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .constants import VALUES
+from .constants import FORMATS, VALUES
 from . import context, expiry, msgflags, report, segmentation
 from .handles import Connection, GroupPosition, ObjectHandle
 from .msgflags import GroupFlags
@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 
 PMO_SYNCPOINT = VALUES["MQPMO_SYNCPOINT"]
 PMO_LOGICAL_ORDER = VALUES["MQPMO_LOGICAL_ORDER"]
+# What a logical-order put reads: its handle's own group information, kept apart from the get side's
+PER_HANDLE = ("put.logical-order.state-per-handle",)
+FMT_STRING = FORMATS["MQFMT_STRING"]
+PER_HANDLE_BESIDE_GET = (*PER_HANDLE, "put.logical-order.state-separate-from-get")
+OO_INPUT = VALUES["MQOO_INPUT_AS_Q_DEF"] | VALUES["MQOO_INPUT_SHARED"] | VALUES["MQOO_INPUT_EXCLUSIVE"]
 PMO_NEW_MSG_ID = VALUES["MQPMO_NEW_MSG_ID"]
 PMO_NEW_CORREL_ID = VALUES["MQPMO_NEW_CORREL_ID"]
 
@@ -316,11 +321,15 @@ def put(
         if persistence == MQPER_PERSISTENT and not syncpoint and conn.uow is not None:
             return failure("MQRC_UOW_NOT_AVAILABLE", "segmentation.persistent-needs-unit-of-work")
         pieces = split
-        clauses.append("segmentation.sixteen-byte-boundaries")
-        if persistence == MQPER_PERSISTENT:  # allowed: a unit of work holds the segments
-            clauses.append("segmentation.persistent-needs-unit-of-work")
+        # cut on 16-byte boundaries, MQFMT_STRING alike; a unit of work holds persistent segments (or none is
+        # needed); a segment is split further
+        clauses += ["segmentation.sixteen-byte-boundaries", "segmentation.persistent-needs-unit-of-work",
+                    *(["segmentation.format-string"] if md.Format == FMT_STRING else []),
+                    *(["segmentation.segment-split-further"] if request.msg_flags & msgflags.SEGMENT else [])]
 
     position = handle.put_position if handle is not None else None
+    if position is not None and request.logical:  # the handle's own put-side group information
+        clauses += PER_HANDLE if not handle.options & OO_INPUT else PER_HANDLE_BESIDE_GET
     decision = group_decision(qm, request, position, persistence)
     clauses += decision.clauses
     comp_code, reason, then = decision.comp_code, decision.reason, decision.then

@@ -104,10 +104,14 @@ def alias_def_bind(cluster: Cluster, qm: QueueManager, alias: QueueDefinition) -
 def def_bind(cluster: Cluster, qm: QueueManager, queue: str) -> int:
     """The DefBind that MQOO_BIND_AS_Q_DEF takes: the local instance's, else that of the instance on the
     queue manager with the lowest name (cluster.bind.def-bind-source)."""
-    local = cluster.members[qm.name].clustered_instance(queue)
-    if local is not None:
-        return local.DefBind
-    return cluster.members[cluster.hosts(queue)[0]].instances[queue].DefBind
+    return cluster.members[def_bind_source(cluster, qm, queue)].instances[queue].DefBind
+
+
+def def_bind_source(cluster: Cluster, qm: QueueManager, queue: str) -> str:
+    """The queue manager whose instance's DefBind counts (cluster.bind.def-bind-source)."""
+    if cluster.members[qm.name].clustered_instance(queue) is not None:
+        return qm.name
+    return cluster.hosts(queue)[0]
 
 
 def bind_mode(cluster: Cluster, qm: QueueManager, queue: str, options: int,
@@ -117,8 +121,14 @@ def bind_mode(cluster: Cluster, qm: QueueManager, queue: str, options: int,
     for bit, (mode, clause) in OO_BIND.items():
         if options & bit:
             return mode, [clause]
-    mode = def_bind(cluster, qm, queue) if alias is None else alias_def_bind(cluster, qm, alias)
-    return mode, ["cluster.bind.as-q-def", MODE_CLAUSE[mode]]
+    if alias is not None:
+        mode = alias_def_bind(cluster, qm, alias)
+        return mode, ["cluster.bind.as-q-def", MODE_CLAUSE[mode]]
+    mode = def_bind(cluster, qm, queue)
+    clauses = ["cluster.bind.as-q-def", MODE_CLAUSE[mode], "cluster.bind.def-bind-source"]
+    if cluster.instance_definition(def_bind_source(cluster, qm, queue), queue).QType == VALUES["MQQT_ALIAS"]:
+        clauses.append("queue.alias.cluster-alias")  # the DefBind of the alias instances
+    return mode, clauses
 
 
 def explicit_route(cluster: Cluster, qm: QueueManager, target: str, queue: str) -> Destination:
@@ -158,7 +168,8 @@ def open_cluster(cluster: Cluster, qm: QueueManager, hconn: int, od: MQOD, optio
     refused = open_refused(qm.spec, options, kind)
     if refused is not None:
         return refused
-    applied = object_rules(qm.spec, kind)
+    # a queue manager of the cluster without an instance opens it all the same (cluster.topology.one-cluster)
+    applied = object_rules(qm.spec, kind) + ([] if local else ["cluster.topology.one-cluster"])
     if not local and options & ~OO_OUTPUT_ONLY:
         raise NotModelled("MQOPEN of a cluster queue with no local instance with options other than output, "
                           "inquire, bind and context options")

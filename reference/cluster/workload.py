@@ -203,7 +203,7 @@ def choose(cluster: Cluster, sender: str, queue: str, only_qmgr: str | None = No
     leaving only the choice of route. The clauses returned are the ids of the rows applied: every row when there
     were two or more candidates to choose from, whether or not it dropped any (PUT(DISABLED) alone otherwise).
     Clauses: the rows of cluster-workload.yaml, cluster.workload.order (more than one candidate),
-    cluster.workload.local-route, cluster.workload.all-put-disabled, cluster.put.no-destinations,
+    cluster.topology.channel-per-destination, cluster.workload.local-route, cluster.workload.all-put-disabled, cluster.put.no-destinations,
     cluster.workload.tie-break.
     """
     candidates = cluster.destinations(sender, queue, only_qmgr)
@@ -211,7 +211,8 @@ def choose(cluster: Cluster, sender: str, queue: str, only_qmgr: str | None = No
         return Choice(None, ["cluster.put.no-destinations"], "MQRC_NO_DESTINATIONS_AVAILABLE")
     ctx = Context(cluster, sender, queue)
     choosing = len(candidates) > 1  # the algorithm runs: each row is applied, in the table's order
-    clauses: list[str] = ["cluster.workload.order"] if choosing else []
+    # each destination is reached by a channel whose attributes the steps read (cluster.topology.channel-per-destination)
+    clauses: list[str] = ["cluster.workload.order", "cluster.topology.channel-per-destination"] if choosing else []
     if choosing and any(d.local for d in candidates):
         clauses.append("cluster.workload.local-route")  # the local instance competes by its own receiver's attributes
     for row in cluster.spec[TABLE].rows:

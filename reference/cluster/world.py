@@ -310,6 +310,10 @@ class Cluster:
         result = self._local(self._unknown_qmgr(od, qm.open(hconn, od, options)))
         if options & OO_BIND and not result.failed and od.ObjectString == "":
             result.clauses.append("open.bind-options-ignored")  # not a cluster queue: nothing to bind
+        if not result.failed and self.clustered and od.ObjectType == VALUES["MQOT_Q"] and self.hosts(od.ObjectName):
+            # a cluster queue's name opened here: the local queue, or this queue manager named (no workload choice)
+            result.clauses += ["cluster.topology.local-queue-first", *(
+                ["cluster.bind.explicit-qmgr"] if od.ObjectQMgrName.strip() == qm.name else [])]
         return result
 
     def _local(self, result: Result) -> Result:
