@@ -295,7 +295,8 @@ def main() -> None:
     print(f"the listener's floor: {floor_us:.0f} us a message without the emulator and the model (protocol, sockets, "
           f"threads) + {model_us:.0f} us the model's own put and get = {lowest:.0f} us; at that floor the ceilings' "
           f"ratio would be {_ceiling(lowest, c_way[1], cores) / _ceiling(lowest, python_way[1], cores):.1f}x "
-          f"(the emulator's share now: {c_way[0] - lowest:.0f} us of the C way's {c_way[0]:.0f})", flush=True)
+          f"(the rest of the C way's {c_way[0]:.0f} us, {c_way[0] - lowest:.0f}, is the emulator, and the model and the "
+          f"emulator slower in the listener than in a loop: caches go cold between calls)", flush=True)
 
 
 def _needed(python_way: tuple[float, float], c_clients_us: float, cores: int) -> float:
