@@ -109,10 +109,10 @@ def _file_digest(path: str) -> str | None:
 
 
 def suite() -> dict[str, str]:
-    """This suite: its version, git commit and the hash of every file under ``fixtures/``."""
-    from .report import fixtures_hash, git_commit
+    """This suite: its version, git commit, the hash of every file under ``fixtures/`` and of its own code."""
+    from .report import code_hash, fixtures_hash, git_commit
 
-    return {"version": __version__, "commit": git_commit(), "fixtures_hash": fixtures_hash()}
+    return {"version": __version__, "commit": git_commit(), "fixtures_hash": fixtures_hash(), "code_hash": code_hash()}
 
 
 def command_line(argv: Sequence[str]) -> str:

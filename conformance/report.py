@@ -47,6 +47,7 @@ import subprocess
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import fields
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +125,26 @@ def fixtures_hash() -> str:
         if relative.endswith((".yaml", ".json")):
             digest.update(relative.encode())
             digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+CODE_PACKAGES = ("reference", "adapters", "emulator", "conformance")  # the suite's code: what decides an answer
+
+
+@cache  # the code a process runs does not change under it
+def code_hash() -> str:
+    """A hash of the suite's own Python source (the model, the adapters, the emulator and the suite with its
+    campaign generator), so a run made by edited code is another suite even at the same commit and version: a
+    campaign folder never resumes with what older code drew and decided."""
+    from importlib.resources import files
+
+    digest = hashlib.sha256()
+    for package in CODE_PACKAGES:
+        root = files(f"mq_conformance.{package}")
+        for relative, path in sorted(_files(root), key=lambda item: item[0].split("/")):
+            if relative.endswith(".py"):
+                digest.update(f"{package}/{relative}".encode())
+                digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -230,7 +251,8 @@ class RunWriter:
             # the entries that name campaign signatures: the report judges the campaigns it includes with them,
             # also when it is rebuilt (scenarios and tests are judged as they run)
             "expectations": [e for e in self.expectations if "signature" in e],
-            "suite": {"version": __version__, "commit": git_commit(), "fixtures_hash": fixtures_hash()},
+            "suite": {"version": __version__, "commit": git_commit(), "fixtures_hash": fixtures_hash(),
+                      "code_hash": code_hash()},
             "adapter": {
                 **implementation_of(adapter),
                 # as the run named it (``--adapter``): what a campaign of the same implementation records

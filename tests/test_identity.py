@@ -29,7 +29,7 @@ def test_a_campaign_folder_of_another_implementation_is_not_resumed_and_one_line
     recorded = json.loads((tmp_path / "campaigns" / "c" / "campaign.json").read_text())["identity"]
     assert recorded["implementation"]["version"] == "1.0"
     assert recorded["implementation"]["hello"]["language"] == "Python"
-    assert set(recorded["suite"]) == {"version", "commit", "fixtures_hash"}
+    assert set(recorded["suite"]) == {"version", "commit", "fixtures_hash", "code_hash"}
     summary = json.loads((tmp_path / "campaigns" / "c" / "summary.json").read_text())
     assert summary["identity"] == recorded
     assert summary["run"]["command"].startswith("mqconf campaign --adapter")
@@ -72,6 +72,24 @@ def test_without_an_id_another_implementation_or_suite_gets_a_campaign_of_its_ow
     _server_script(tmp_path, "1.0")
     assert cli.main(command) in (0, 1)
     assert "partitions 0 run, 4 already done" in capsys.readouterr().out
+    assert len([f for f in campaigns.iterdir() if f.is_dir()]) == 2
+
+
+def test_the_same_command_after_the_suites_code_changed_starts_a_campaign_of_its_own(tmp_path, capsys,
+                                                                                     monkeypatch):
+    """Edited code at the same commit and version (a generator or model changed in a checkout) is another suite:
+    the campaign it draws is its own, never the stored one of the older code resumed."""
+    from mq_conformance.conformance import report
+
+    script = _server_script(tmp_path, "1.0")
+    campaigns = tmp_path / "campaigns"
+    command = ["campaign", "--adapter", f"jsonlines:{script}", "--sequences", "4", "--length", "5", "--areas",
+               "queues", "--master", "inprocess", "--output", str(campaigns)]
+    assert cli.main(command) in (0, 1)
+    capsys.readouterr()
+    monkeypatch.setattr(report, "code_hash", lambda: "0" * 16)
+    assert cli.main(command) in (0, 1)
+    assert "partitions 4 run, 0 already done" in capsys.readouterr().out
     assert len([f for f in campaigns.iterdir() if f.is_dir()]) == 2
 
 
