@@ -350,9 +350,10 @@ def get(
         marked = skip
         skip = exclude if marked is None else (lambda m: exclude(m) or marked(m))  # noqa: E731
     if browse and not under_cursor:
-        if options & GMO_BROWSE_NEXT and handle.browse_logical is not None \
-                and handle.browse_logical != logical:
-            return failure("MQRC_INCONSISTENT_BROWSE", "get.browse.next-keeps-logical-order")
+        if options & GMO_BROWSE_NEXT and handle.browse_logical is not None:
+            if handle.browse_logical != logical:
+                return failure("MQRC_INCONSISTENT_BROWSE", "get.browse.next-keeps-logical-order")
+            clauses.append("get.browse.next-keeps-logical-order")
         restart = bool(options & GMO_BROWSE_FIRST) or handle.browse_logical is None
     else:
         restart = False
@@ -458,15 +459,17 @@ def get(
     if destructive:
         if complete and len(pieces) > 1 and persistent and not syncpoint and conn.uow is not None:
             return failure("MQRC_UOW_NOT_AVAILABLE", "get.complete-msg.uow-not-available")
-        if position.unterminated and message.md.MsgFlags & GROUPED and syncpoint != position.in_syncpoint:
-            if logical:
-                return failure("MQRC_INCONSISTENT_UOW", "get.logical-order.uow-consistency")
-            if position.logical_order:
+        if position.unterminated and message.md.MsgFlags & GROUPED and (logical or position.logical_order):
+            # the rest of a group or logical message repeats its first item's syncpoint setting
+            if syncpoint != position.in_syncpoint:
+                if logical:
+                    return failure("MQRC_INCONSISTENT_UOW", "get.logical-order.uow-consistency")
                 comp_code, reason = MQCC_WARNING, "MQRC_INCONSISTENT_UOW"
-                clauses.append("get.logical-order.uow-consistency")
-        if not logical and position.logical_order and position.unterminated:
-            comp_code = MQCC_WARNING
-            reason = "MQRC_INCOMPLETE_MSG" if position.current_logical_message else "MQRC_INCOMPLETE_GROUP"
+            clauses.append("get.logical-order.uow-consistency")
+        if not logical and position.unterminated:
+            if position.logical_order:  # logical order dropped mid-group warns; physical gets never did
+                comp_code = MQCC_WARNING
+                reason = "MQRC_INCOMPLETE_MSG" if position.current_logical_message else "MQRC_INCOMPLETE_GROUP"
             clauses.append("get.logical-order.dropped-mid-group")
     if inconsistent is not None:
         # Only the leading segments that agree are returned; the rest stay on the queue.

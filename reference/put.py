@@ -271,8 +271,10 @@ def put(
         return failure(*refused)
     logical, syncpoint, flags = request.logical, request.syncpoint, request.flags
     clauses = list(request.clauses)
-    if flags.segment and not flags.last_segment and not data:
-        return failure("MQRC_SEGMENT_LENGTH_ZERO", "msgflags.segment-length-zero")
+    if flags.segment and not data:
+        if not flags.last_segment:
+            return failure("MQRC_SEGMENT_LENGTH_ZERO", "msgflags.segment-length-zero")
+        clauses.append("msgflags.segment-length-zero")  # the last segment may be empty
     if flags.segment and md.MsgType == MQMT_REPORT and not _original_length_valid(md.OriginalLength, len(data),
                                                                                     flags.last_segment):
         return failure("MQRC_ORIGINAL_LENGTH_ERROR", "put.original-length.report-segment")
