@@ -114,12 +114,13 @@ def open_queue(qm: QueueManager, conn: Connection, od: MQOD, options: int) -> Re
 
 def open_selecting(qm: QueueManager, od: MQOD, options: int, text: str, do_open) -> Result:
     """An MQOPEN (``do_open``) whose MQOD carries a SelectionString: only a queue (ObjectType MQOT_Q) opened with
-    an MQOO_INPUT_* option takes one; any other open fails with MQRC_SELECTOR_INVALID_FOR_TYPE before the string
-    is read (open.selection.input-only). Otherwise the selector is read as reference/selection.py says.
+    MQOO_BROWSE or an MQOO_INPUT_* option takes one; any other open fails with MQRC_SELECTOR_INVALID_FOR_TYPE
+    before the string is read (open.selection.input-only). Otherwise the selector is read as reference/selection.py
+    says.
     """
     from . import selection  # selection reads properties; open is imported before them
 
-    if od.ObjectType != MQOT_Q or not options & OO_INPUT:
+    if od.ObjectType != MQOT_Q or not options & (OO_INPUT | VALUES["MQOO_BROWSE"]):
         return failure("MQRC_SELECTOR_INVALID_FOR_TYPE", "open.selection.input-only")
     result = selection.open_with_selection(qm, text, do_open)
     result.clauses.append("open.selection.input-only")
