@@ -376,6 +376,8 @@ def get(
         if complete and message.md.Offset > 0:
             return failure("MQRC_INVALID_MSG_UNDER_CURSOR", "get.complete-msg.invalid-msg-under-cursor")
         clauses.append("get.browse.under-cursor-ignores-match-options")
+        if not browse:
+            clauses.append("get.browse.cursor-moves-forward")  # removed from under it, the cursor stays
         if match & MO_MATCH_MSG_TOKEN:
             clauses.append("browse-mark.match-msg-token")  # under the cursor the token chooses nothing
     elif logical:
@@ -457,8 +459,11 @@ def get(
     syncpoint = destructive and bool(
         options & GMO_SYNCPOINT or (options & GMO_SYNCPOINT_IF_PERSISTENT and persistent))
     if destructive:
-        if complete and len(pieces) > 1 and persistent and not syncpoint and conn.uow is not None:
-            return failure("MQRC_UOW_NOT_AVAILABLE", "get.complete-msg.uow-not-available")
+        if complete and len(pieces) > 1 and not syncpoint:
+            # reassembled outside syncpoint: a persistent message needs a temporary unit of work, none if one exists
+            if persistent and conn.uow is not None:
+                return failure("MQRC_UOW_NOT_AVAILABLE", "get.complete-msg.uow-not-available")
+            clauses.append("get.complete-msg.uow-not-available")
         if position.unterminated and message.md.MsgFlags & GROUPED and (logical or position.logical_order):
             # the rest of a group or logical message repeats its first item's syncpoint setting
             if syncpoint != position.in_syncpoint:

@@ -298,6 +298,8 @@ def put(
         refused = report.check_put(md)
         if refused is not None:
             return failure(*refused)
+        if report.asks_for_reply(md):
+            clauses.append("report.missing-reply-to-q")  # a reply or report is asked for, and ReplyToQ says where
         if expiry.invalid(md.Expiry):
             return failure("MQRC_EXPIRY_ERROR", "expiry.invalid")
 

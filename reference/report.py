@@ -68,9 +68,14 @@ def check_put(md: MQMD) -> tuple[str, str] | None:
         return "MQRC_REPORT_OPTIONS_ERROR", "report.options-error"
     if md.Feedback != 0 and not 0 < md.Feedback <= FEEDBACK_LAST:
         return "MQRC_FEEDBACK_ERROR", "report.feedback-error"
-    if not md.ReplyToQ.strip() and (msg_type == MQMT_REQUEST or md.Report & REQUESTING):
+    if not md.ReplyToQ.strip() and asks_for_reply(md):
         return "MQRC_MISSING_REPLY_TO_Q", "report.missing-reply-to-q"
     return None
+
+
+def asks_for_reply(md: MQMD) -> bool:
+    """Whether a message needs a ReplyToQ: a request, or one asking for a report (report.missing-reply-to-q)."""
+    return md.MsgType == MQMT_REQUEST or bool(md.Report & REQUESTING)
 
 
 def reply_to_qmgr(qm: QueueManager, md: MQMD) -> str:
