@@ -240,6 +240,21 @@ class ReferenceAdapter:
             out.DataLength = result.data_length
         return out
 
+    def _mhbuf(self, args: dict) -> Outcome:
+        qm, hconn, hmsg, options = self._property_call("mhbuf", args)
+        if "Options" not in args:
+            options = properties.MHBO_IN_RFH2  # MQMHBO_DEFAULT
+        name, md, length, _data = properties.decode_buffer_call("mhbuf", args)
+        result = properties.to_buffer(qm, hconn, hmsg, name, options, md, length)
+        out = outcome(result)
+        out.DataLength = result.data_length  # also when the buffer was too small
+        return out
+
+    def _bufmh(self, args: dict) -> Outcome:
+        qm, hconn, hmsg, options = self._property_call("bufmh", args)
+        _name, md, _length, data = properties.decode_buffer_call("bufmh", args)
+        return outcome(properties.from_buffer(qm, hconn, hmsg, options, md, data))
+
     def _dltmp(self, args: dict) -> Outcome:
         qm, hconn, hmsg, options = self._property_call("dltmp", args)
         return outcome(properties.delete_property(qm, hconn, hmsg, args["Name"], options))
@@ -360,6 +375,7 @@ class ReferenceAdapter:
         "define_channel": _define_channel, "set_channel": _set_channel, "suspend_qmgr": _suspend_qmgr,
         "resume_qmgr": _resume_qmgr, "alter_queue": _alter_queue, "deliver": _deliver,
         "crtmh": _crtmh, "dltmh": _dltmh, "setmp": _setmp, "inqmp": _inqmp, "dltmp": _dltmp,
+        "mhbuf": _mhbuf, "bufmh": _bufmh,
         "define_topic": _define_topic, "sub": _sub, "subrq": _subrq,
         "define_qremote": _define_qremote, "define_sender": _define_sender, "start_channel": _start_channel,
         "stop_channel": _stop_channel, "channel_status": _channel_status, "transmit": _transmit,

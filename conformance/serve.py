@@ -146,6 +146,8 @@ class Server:
             refused = storage_refused(self.put_bytes, self._put_size(call), LIMITS.put_bytes)
         elif call.op == "setmp":
             refused = self._property_refused(call)
+        elif call.op == "bufmh":
+            refused = self._buffer_refused(call)
         elif call.op == "sub" and handle not in self.subscriptions:
             refused = storage_refused(len(self.subscriptions), 1, LIMITS.subscriptions)
         return None if refused is None else outcome(refused)
@@ -167,6 +169,12 @@ class Server:
             or storage_refused(sum(held.values()), grows, LIMITS.message_property_bytes) \
             or storage_refused(self.property_bytes, grows, LIMITS.property_bytes)
 
+    def _buffer_refused(self, call: Call):
+        """The failure of an MQBUFMH past the budgets: the properties it sets count as its buffer's bytes."""
+        grows = data_size(call.args.get("data"))
+        return storage_refused(sum(self._held(call.args.get("hmsg")).values()), grows, LIMITS.message_property_bytes) \
+            or storage_refused(self.property_bytes, grows, LIMITS.property_bytes)
+
     def _account(self, call: Call, outcome: Outcome) -> None:
         if outcome.CompCode in (None, "MQCC_FAILED"):
             return
@@ -184,6 +192,11 @@ class Server:
             if call.op == "setmp":
                 held[name] = property_size(name, call.args.get("Value"))
                 self.property_bytes += held[name]
+        elif call.op == "bufmh" and isinstance(hmsg, str):  # its properties, counted as its buffer's bytes
+            held = self.properties.setdefault(hmsg, {})
+            grows = data_size(call.args.get("data"))
+            held["\0bufmh"] = held.get("\0bufmh", 0) + grows  # no property name holds a NUL
+            self.property_bytes += grows
         elif call.op == "dltmh" and isinstance(hmsg, str):
             self.property_bytes -= sum(self.properties.pop(hmsg, {}).values())
         elif call.op == "sub" and isinstance(handle, str):

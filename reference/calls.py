@@ -32,8 +32,8 @@ OPS = {
     "inquire", "set", "advance_clock", "define_qmgr",
     # clusters (reference/cluster/): topology changes and channel delivery
     "define_channel", "set_channel", "suspend_qmgr", "resume_qmgr", "alter_queue", "deliver",
-    # message properties (reference/properties.py): MQCRTMH, MQDLTMH, MQSETMP, MQINQMP, MQDLTMP
-    "crtmh", "dltmh", "setmp", "inqmp", "dltmp",
+    # message properties (reference/properties.py): MQCRTMH, MQDLTMH, MQSETMP, MQINQMP, MQDLTMP, MQMHBUF, MQBUFMH
+    "crtmh", "dltmh", "setmp", "inqmp", "dltmp", "mhbuf", "bufmh",
     # publish/subscribe (reference/pubsub_calls.py)
     "define_topic", "sub", "subrq",
     # distributed queuing (reference/distributed.py, reference/channels.py)

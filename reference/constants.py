@@ -567,6 +567,12 @@ _FROM_HEADER: dict[str, int] = {
     "MQRC_SELECTOR_INVALID_FOR_TYPE": 2516,
     # Subscription levels (MQSD SubLevel, MQPMO PubLevel: reference/publish.py; issue 37)
     "MQRC_SUBLEVEL_NOT_ALTERABLE": 2512,
+    # MQMHBUF and MQBUFMH (reference/properties.py; issue 37): their options
+    "MQMHBO_NONE": 0,
+    "MQMHBO_PROPERTIES_IN_MQRFH2": 1,
+    "MQMHBO_DELETE_PROPERTIES": 2,
+    "MQBMHO_NONE": 0,
+    "MQBMHO_DELETE_PROPERTIES": 1,
     # Distributed queuing (reference/distributed.py): remote queues, transmission queues, channels, the
     # dead-letter queue
     "MQQT_REMOTE": 6,
@@ -621,7 +627,8 @@ FORMATS: dict[str, str] = {"MQFMT_NONE": "        ", "MQFMT_STRING": "MQSTR   ",
 
 # Option fields whose value is a sum of independent bit flags, by the prefix of their constants.
 OPTION_FAMILIES = ("MQGMO", "MQPMO", "MQOO", "MQMF", "MQMO", "MQCO", "MQRO", "MQSO",
-                   "MQCMHO", "MQIMPO", "MQSMPO", "MQDMPO")  # the last four: message properties (properties.py)
+                   "MQCMHO", "MQIMPO", "MQSMPO", "MQDMPO",  # message properties (properties.py)
+                   "MQMHBO", "MQBMHO")  # MQMHBUF and MQBUFMH (properties.py)
 
 # Report options are partly sub-fields: each report type is requested plain, with data or with full data, and the
 # wider values include the narrower one's bits. Shown by name, a sub-field takes its widest name that fits.

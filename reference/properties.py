@@ -21,6 +21,7 @@ import struct
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from xml.etree import ElementTree
 from xml.sax.saxutils import escape
 
 from .constants import VALUES, name_of
@@ -749,6 +750,150 @@ def rfh2(qm: QueueManager, properties: Iterable[Property], encoding: int, ccsid:
     return head + tail
 
 
+# -- MQMHBUF and MQBUFMH: a handle's properties as an MQRFH2 and back ---------------------------------------------
+
+MHBO_IN_RFH2, MHBO_DELETE = VALUES["MQMHBO_PROPERTIES_IN_MQRFH2"], VALUES["MQMHBO_DELETE_PROPERTIES"]
+BMHO_DELETE = VALUES["MQBMHO_DELETE_PROPERTIES"]
+XSI = "http://www.w3.org/2001/XMLSchema-instance"  # the namespace of the xsi:nil a NULL's element carries
+
+
+def to_buffer(qm: QueueManager, hconn: int, hmsg: int, name: str, options: int, md: MQMD,
+              buffer_length: int | None) -> Result:
+    """MQMHBUF: the handle's properties that answer ``name`` (a ``%`` at its end a wildcard) as an MQRFH2, written
+    exactly as MQGET writes one (:func:`rfh2`) for data of the MsgDesc's Encoding, CodedCharSetId and Format; the
+    returned MsgDesc describes the buffer (MQFMT_RF_HEADER_2, MQENC_NATIVE, 1208). None answers:
+    MQRC_PROPERTY_NOT_AVAILABLE. A BufferLength shorter than the header: MQRC_PROPERTY_VALUE_TOO_BIG, with the
+    length needed in DataLength. MQMHBO_DELETE_PROPERTIES deletes from the handle the properties written.
+
+    Clauses: properties.mhbuf.rfh2, properties.mhbuf.not-available, properties.mhbuf.buffer-too-small,
+    properties.mhbuf.delete-properties, properties.handle.hmsg-error.
+    """
+    handle = handle_of(qm, hconn, hmsg)
+    if isinstance(handle, Result):
+        return handle
+    if options & ~(MHBO_IN_RFH2 | MHBO_DELETE) or not options & MHBO_IN_RFH2:
+        raise NotModelled("MQMHBUF without MQMHBO_PROPERTIES_IN_MQRFH2, or with an unknown option (IBM names no "
+                          "reason code)")
+    refused = name_refusal(name, handle.validate, set_call=False)
+    if refused is not None:
+        return failure(*refused)
+    if "%" in name[:-1]:
+        return failure("MQRC_PROPERTY_NAME_ERROR", "properties.inquire.wildcard")
+    chosen = [p for p in handle.properties.values() if wildcard_matches(name, p.name)]
+    if not chosen:
+        return failure("MQRC_PROPERTY_NOT_AVAILABLE", "properties.mhbuf.not-available")
+    header = rfh2(qm, chosen, md.Encoding, md.CodedCharSetId, md.Format)
+    if buffer_length is not None and buffer_length < len(header):
+        result = failure("MQRC_PROPERTY_VALUE_TOO_BIG", "properties.mhbuf.buffer-too-small")
+        result.data_length = len(header)
+        return result
+    clauses = ["properties.mhbuf.rfh2", "properties.rfh2.layout", "properties.rfh2.folders"]
+    if options & MHBO_DELETE:
+        for prop in chosen:
+            del handle.properties[prop.name]
+        handle.groups, handle.cursor = None, None
+        clauses.append("properties.mhbuf.delete-properties")
+    out = md.copy()
+    out.Format, out.Encoding, out.CodedCharSetId = RFH2_FORMAT, MQENC_NATIVE, NAME_VALUE_CCSID
+    return Result(clauses=clauses, md=out, data=header, data_length=len(header))
+
+
+def from_buffer(qm: QueueManager, hconn: int, hmsg: int, options: int, md: MQMD, data: bytes) -> Result:
+    """MQBUFMH: the properties of the MQRFH2 that begins ``data`` (MsgDesc Format MQFMT_RF_HEADER_2) set on the
+    handle, each as MQSETMP would set it (the handle's other properties stay). With MQBMHO_DELETE_PROPERTIES the
+    header leaves the buffer and the MsgDesc takes its Encoding, CodedCharSetId and Format, describing what
+    remains; without, buffer and MsgDesc are returned as given. DataLength is the buffer's length after.
+
+    Clauses: properties.bufmh.properties, properties.bufmh.delete-properties, properties.handle.hmsg-error.
+    """
+    handle = handle_of(qm, hconn, hmsg)
+    if isinstance(handle, Result):
+        return handle
+    if options & ~BMHO_DELETE:
+        raise NotModelled("MQBUFMH with an unknown option (IBM names no reason code)")
+    read = read_rfh2(qm, data) if md.Format == RFH2_FORMAT else None
+    if read is None:
+        raise NotModelled("MQBUFMH of a buffer that does not begin with an MQRFH2 version 2 as MQGET writes one")
+    found, encoding, ccsid, fmt, length = read
+    for prop in found:
+        handle.properties[prop.name] = prop
+    handle.groups, handle.cursor = None, None
+    clauses = ["properties.bufmh.properties"]
+    out, rest = md.copy(), data
+    if options & BMHO_DELETE:
+        out.Encoding, out.CodedCharSetId, out.Format, rest = encoding, ccsid, fmt, data[length:]
+        clauses.append("properties.bufmh.delete-properties")
+    return Result(clauses=clauses, md=out, data=rest, data_length=len(rest))
+
+
+def read_rfh2(qm: QueueManager, raw: bytes) -> tuple[list[Property], int, int, str, int] | None:
+    """The inverse of :func:`rfh2`: the properties of the MQRFH2 (version 2, integers little-endian) that begins
+    ``raw``, with the Encoding, CodedCharSetId and Format it gives the data after it and its StrucLength; None when
+    ``raw`` begins with none, or with one whose folders are not well-formed XML."""
+    if len(raw) < 36 or raw[:4] != b"RFH ":
+        return None
+    version, length, encoding, ccsid = struct.unpack_from("<iiii", raw, 4)
+    if version != 2 or not 36 <= length <= len(raw):
+        return None
+    fmt = raw[20:28].decode("ascii", "replace")
+    found: list[Property] = []
+    offset = 36
+    while offset + 4 <= length:
+        (size,) = struct.unpack_from("<i", raw, offset)
+        offset += 4
+        if size < 0 or offset + size > length:
+            return None
+        text = raw[offset:offset + size].decode("utf-8", "replace").rstrip(" ")
+        offset += size
+        try:  # the writer declares no namespace for xsi:nil: declared here, around the folder
+            folder = ElementTree.fromstring(f'<f xmlns:xsi="{XSI}">{text}</f>')[0]
+            found += _folder_properties(qm, folder)
+        except (ElementTree.ParseError, IndexError, ValueError):  # not XML, no folder, a value not of its dt
+            return None
+    return found, encoding, ccsid, fmt, length
+
+
+def _folder_properties(qm: QueueManager, folder: ElementTree.Element) -> list[Property]:
+    """The properties of one folder, in document order: each leaf element a property named by its path (``usr``
+    and IBM's own folders as fixtures/tables/property-folders.yaml maps them), typed by its ``dt``."""
+    by_place = {(row.then["folder"], row.then["element"]): row.when["name"]
+                for row in qm.spec["properties.folders"].rows}
+    by_dt = {row.then["dt"]: row.when["type"] for row in qm.spec["properties.types"].rows}
+    found = []
+
+    def walk(element: ElementTree.Element, path: list[str]) -> None:
+        if len(element):
+            for child in element:
+                walk(child, [*path, child.tag])
+            return
+        if (folder.tag, path[-1]) in by_place and len(path) == 1:
+            name = by_place[(folder.tag, path[-1])]
+        else:
+            name = ".".join(path) if folder.tag == "usr" else ".".join([folder.tag, *path])
+        nil = element.get(f"{{{XSI}}}nil") == "true"
+        type_name_ = "MQTYPE_NULL" if nil else by_dt.get(element.get("dt", "string"), "MQTYPE_STRING")
+        found.append(Property(name, TYPES[type_name_], _element_value(type_name_, element.text or "")))
+
+    for child in folder:
+        walk(child, [child.tag])
+    return found
+
+
+def _element_value(type_name_: str, text: str) -> Any:
+    """A property's value from its element's text, as :func:`_element` wrote it."""
+    if type_name_ == "MQTYPE_NULL":
+        return None
+    if type_name_ == "MQTYPE_BOOLEAN":
+        return text.strip() in ("1", "true", "TRUE")
+    if type_name_ == "MQTYPE_BYTE_STRING":
+        return bytes.fromhex(text.strip())
+    if type_name_ in ("MQTYPE_FLOAT32", "MQTYPE_FLOAT64"):
+        return float(text)
+    if type_name_ != "MQTYPE_STRING":
+        return int(text)
+    return text
+
+
 def put_with_properties(qm: QueueManager, hconn: int, original: int | None, new: int | None, action: int,
                         do_put: Callable[[], Result]) -> Result:
     """An MQPUT or MQPUT1 (``do_put``) whose message takes the properties of the PMO's message handles
@@ -826,6 +971,8 @@ __all__ = ["MessageHandle", "Property", "create", "delete", "set_property", "inq
 # -- the call language (reference/calls.py) -----------------------------------------------------------------
 # crtmh {hmsg, Options: [MQCMHO_*]}; dltmh {hmsg}; setmp {hmsg, Name, Type: MQTYPE_*, Value, Options: [MQSMPO_*]};
 # inqmp {hmsg, Name, Type (default MQTYPE_AS_SET), Options: [MQIMPO_*]}; dltmp {hmsg, Name, Options: [MQDMPO_*]};
+# mhbuf {hmsg, Name (default %), Options: [MQMHBO_*] (default MQMHBO_PROPERTIES_IN_MQRFH2), MD, BufferLength} and
+# bufmh {hmsg, Options: [MQBMHO_*], MD, data}, answered in the Outcome's data, DataLength and MD;
 # each with an optional connection. put and put1 take OriginalMsgHandle and NewMsgHandle (hmsg names) and Action
 # (an MQACTP_* name), get takes MsgHandle: the MQPMO and MQGMO fields, given beside the structure because they
 # name message handles rather than hold numbers. An inquiry's answer is the Outcome's ``property``.
@@ -836,8 +983,11 @@ PROPERTY_OPS = {
     "setmp": {"hmsg", "connection", "Name", "Type", "Value", "Options", "PD"},
     "inqmp": {"hmsg", "connection", "Name", "Type", "Options", "ValueLength", "ReturnedNameLength"},
     "dltmp": {"hmsg", "connection", "Name", "Options"},
+    "mhbuf": {"hmsg", "connection", "Name", "Options", "MD", "BufferLength"},
+    "bufmh": {"hmsg", "connection", "Options", "MD", "data"},
 }
-OPTION_FAMILY = {"crtmh": "MQCMHO", "dltmh": "MQDMHO", "setmp": "MQSMPO", "inqmp": "MQIMPO", "dltmp": "MQDMPO"}
+OPTION_FAMILY = {"crtmh": "MQCMHO", "dltmh": "MQDMHO", "setmp": "MQSMPO", "inqmp": "MQIMPO", "dltmp": "MQDMPO",
+                 "mhbuf": "MQMHBO", "bufmh": "MQBMHO"}
 PUT_HANDLE_FIELDS = ("OriginalMsgHandle", "NewMsgHandle", "Action")
 GET_HANDLE_FIELDS = ("MsgHandle",)
 
@@ -897,6 +1047,22 @@ def check_property_call(op: str, args: dict) -> None:
     if op == "inqmp":
         decode_length(args, "ValueLength")
         decode_length(args, "ReturnedNameLength")
+    if op in ("mhbuf", "bufmh"):
+        decode_buffer_call(op, args)
+
+
+def decode_buffer_call(op: str, args: dict) -> tuple[str, MQMD, int | None, bytes]:
+    """The Name (mhbuf; default ``%``), MsgDesc, BufferLength (mhbuf) and data (bufmh) of an mhbuf or bufmh."""
+    from .calls import CallError, decode_bytes, decode_structure
+
+    name = args.get("Name", "%")
+    if not isinstance(name, str):
+        raise CallError("a property 'Name' is text", "Name")
+    md = decode_structure("MD", args.get("MD"), "MD")
+    if op == "bufmh" and "data" not in args:
+        raise CallError("bufmh needs the buffer's 'data'", "data")
+    data = decode_bytes(args["data"], "data") if op == "bufmh" else b""
+    return name, md, decode_length(args, "BufferLength"), data
 
 
 def decode_copy_options(pd: Any, path: str) -> int:

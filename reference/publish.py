@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import report, topics
+from . import context, report, topics
 from .constants import VALUES
 from .handles import Connection, ObjectHandle
 from .msgflags import GroupFlags
@@ -22,7 +22,7 @@ from .options import open_refused, unknown_bits
 from .queue import PUT_PENDING, StoredMessage
 from .errors import NotModelled
 from .result import MQCC_WARNING, Result, failure
-from .structures import MQMD, MQMD_VERSION_2, MQOD, MQPMO, NONE_ID
+from .structures import MQMD, MQMD_VERSION_2, MQOD, MQPMO, NONE_ACCOUNTING, NONE_ID
 
 if TYPE_CHECKING:
     from .qmgr import QueueManager
@@ -37,6 +37,7 @@ PMO_SUPPRESS_REPLYTO = VALUES["MQPMO_SUPPRESS_REPLYTO"]
 MQPER_PERSISTENCE_AS_TOPIC_DEF = VALUES["MQPER_PERSISTENCE_AS_TOPIC_DEF"]
 MQPRI_PRIORITY_AS_TOPIC_DEF = VALUES["MQPRI_PRIORITY_AS_Q_DEF"]  # the same value, -1
 MQTA_PUB_INHIBITED = VALUES["MQTA_PUB_INHIBITED"]
+CONTEXT_CLAUSES = ("publish.context.identity-from-subscription", "publish.context.origin-from-publication")
 RETAINED_PUB_LEVEL = 1  # a retained publication is sent again at PubLevel 1 (sub.level.retained-at-level-one)
 
 
@@ -109,7 +110,7 @@ def close_topic(qm: QueueManager, conn: Connection, handle: ObjectHandle, option
 
 
 def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO, data: bytes,
-            call: str = "MQPUT") -> Result:
+            call: str = "MQPUT", handle: ObjectHandle | None = None) -> Result:
     """MQPUT (or MQPUT1) of a publication on ``topic``: checked, then a copy put on the destination queue of
     every subscription that selects it; kept as the topic's retained publication with MQPMO_RETAIN.
 
@@ -129,6 +130,9 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
         return failure(*refused)
     if not 0 <= pmo.PubLevel <= 9:
         raise NotModelled(f"MQPMO PubLevel {pmo.PubLevel} outside 0 to 9 (IBM names no reason code)")
+    refused = context.check(handle, options)  # the topic handle's context options, as a queue's (put.context.*)
+    if refused is not None:
+        return failure(*refused)
     version2 = md.Version >= MQMD_VERSION_2
     flags = GroupFlags.of(md.MsgFlags if version2 else 0)
     if flags.in_group or flags.segment:
@@ -164,7 +168,8 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
     published.Version, published.Persistence, published.Priority = MQMD_VERSION_2, persistence, priority
     published.MsgId = md.MsgId if md.MsgId != NONE_ID and not options & VALUES["MQPMO_NEW_MSG_ID"] \
         else qm.ids.new_id()
-    published.PutDate, published.PutTime = qm.clock.put_date_time()
+    # The publication's context as a put's (put.context.*): its origin is each copy's (publish.context.origin)
+    clauses += context.clauses_of(context.apply(qm, conn, options, published))
     if published.CodedCharSetId == VALUES["MQCCSI_Q_MGR"]:  # as on any put (put.coded-char-set-id.q-mgr-replaced)
         published.CodedCharSetId = qm.coded_char_set_id
         clauses.append("put.coded-char-set-id.q-mgr-replaced")
@@ -206,7 +211,8 @@ def publish(qm: QueueManager, conn: Connection, topic: str, md: MQMD, pmo: MQPMO
             qm.pubsub.retained[topic] = retained
         clauses.append("publish.retain")
     out = md.copy()
-    out.MsgId, out.PutDate, out.PutTime = published.MsgId, published.PutDate, published.PutTime
+    out.MsgId = published.MsgId
+    context.returned(published, out)
     pmo_out = pmo.copy()
     pmo_out.ResolvedQName, pmo_out.ResolvedQMgrName = "", qm.name
     if not matched and options & PMO_WARN_IF_NO_SUBS_MATCHED:
@@ -269,7 +275,8 @@ def deliver(qm: QueueManager, subscription: Subscription, published: MQMD, data:
     the publisher's ``properties`` (those of a live publication are added by its put: properties.put.copied), then
     the publish/subscribe properties of :func:`pubsub_properties`.
 
-    Clauses: publish.copy-per-subscription, publish.destination-unavailable, publish.properties.*.
+    Clauses: publish.copy-per-subscription, publish.destination-unavailable, publish.properties.*,
+    publish.context.identity-from-subscription, publish.context.origin-from-publication.
     """
     queue = qm.queues.get(subscription.queue)
     definition = queue.definition if queue is not None else None
@@ -290,6 +297,9 @@ def deliver(qm: QueueManager, subscription: Subscription, published: MQMD, data:
             return False
     copy = published.copy()
     copy.MsgId, copy.CorrelId = qm.ids.new_id(), subscription.correl_id
+    # identity context: the subscription's user, no accounting token (publish.context.identity-from-subscription)
+    copy.UserIdentifier, copy.AccountingToken = subscription.user, NONE_ACCOUNTING
+    clauses += [c for c in CONTEXT_CLAUSES if c not in clauses]
     message = StoredMessage(qm.next_seq(), copy, bytes(data), qm.ids.new_token())
     message.properties = (*properties, *added)
     clauses += [c for c in pubsub_clauses(added) if c not in clauses]

@@ -216,7 +216,7 @@ class QueueManager:
         if not handle.options & OO_OUTPUT:
             return failure("MQRC_NOT_OPEN_FOR_OUTPUT", "put.not-open-for-output")
         if handle.topic is not None:
-            return publish.publish(self, conn, handle.topic, md, pmo, data)
+            return publish.publish(self, conn, handle.topic, md, pmo, data, handle=handle)
         if handle.route is not None:  # a queue that resolved to a transmission queue (reference/distributed.py)
             return distributed.put_remote(self, conn, handle, md, pmo, data)
         return put_module.put(self, conn, handle, self.queues[handle.queue], md, pmo, data,

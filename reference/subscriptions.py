@@ -74,6 +74,7 @@ class Subscription:
     hconn: int | None = None  # the connection whose handle has it open
     hsub: int | None = None
     sub_id: bytes = NONE_ID  # SUBID: the identifier the queue manager gives it (administration names it so)
+    user: str = ""  # SUBUSER: the user who made it, each publication's UserIdentifier (publish.context.*)
     selection: Any = None  # its SelectionString parsed (reference/selection.py Selection), None for none
     level: int = 1  # its SubLevel: publications reach the highest level at or below their PubLevel (sub.level.*)
 
@@ -153,7 +154,8 @@ def _create(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None, name
         clauses.append("sub.destination.managed")
     subscription = Subscription(key, name, ordinal, topic, character_scheme, durable, managed, queue, correl_id,
                                 bool(options & SO["PUBLICATIONS_ON_REQUEST"]), sd.SubUserData,
-                                sub_id=qm.ids.new_id(), selection=chosen, level=sd.SubLevel)
+                                sub_id=qm.ids.new_id(), selection=chosen, level=sd.SubLevel,
+                                user=conn.user or qm.context_user)
     qm.pubsub.subscriptions[key] = subscription
     result = _bind(qm, conn, subscription, clauses + ["sub.create.new"])
     if options & (SO["NEW_PUBLICATIONS_ONLY"] | SO["PUBLICATIONS_ON_REQUEST"]):
@@ -245,7 +247,7 @@ def define(qm: QueueManager, name: str, topic: str, destination: str | None, use
     queue = make_managed_queue(qm, durable=True) if managed else destination
     qm.pubsub.subscriptions[name] = Subscription(
         name, name, qm.pubsub.last_subscription, topic, False, True, managed, queue, qm.ids.new_id(), False,
-        user_data, sub_id=qm.ids.new_id())
+        user_data, sub_id=qm.ids.new_id(), user=qm.context_user)
     return Result(clauses=["admin.define-sub"] + (["sub.destination.managed"] if managed else []))
 
 

@@ -1217,6 +1217,18 @@ def test_the_served_model_gives_storage_not_available_past_its_property_budgets_
     assert counted[-2]["Reason"] == "MQRC_NONE" and counted[-1]["Reason"] == "MQRC_STORAGE_NOT_AVAILABLE"
 
 
+def test_the_served_model_counts_the_properties_bufmh_sets_against_its_property_budgets(tmp_path):
+    # MQBUFMH sets as many properties as its buffer holds: its buffer's bytes count as MQSETMP's names and values do,
+    # so a buffer larger than one handle's budget is refused before the model reads a byte of it.
+    from mq_conformance.reference.limits import LIMITS
+
+    calls = [{"op": "crtmh", "hmsg": "m"},
+             {"op": "bufmh", "hmsg": "m", "MD": {"Format": "MQFMT_RF_HEADER_2"},
+              "data": {"fill": "x", "length": LIMITS.message_property_bytes + 1}}]
+    outcomes = served_calls(calls, tmp_path, seconds=60)
+    assert outcomes[-1]["Reason"] == "MQRC_STORAGE_NOT_AVAILABLE", outcomes[-1]
+
+
 def test_the_served_model_gives_storage_not_available_past_its_subscriptions(tmp_path):
     from mq_conformance.reference.limits import LIMITS
 

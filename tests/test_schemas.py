@@ -332,7 +332,8 @@ def test_every_op_has_a_minimal_accepted_call():
                "set_channel": {"name": "TO.QM2", "state": "MQCHS_STOPPED"}, "suspend_qmgr": {"qmgr": "QM2"},
                "resume_qmgr": {"qmgr": "QM2"}, "alter_queue": {"name": "Q1"}, "crtmh": {"hmsg": "m"},
                "dltmh": {"hmsg": "m"}, "setmp": {"hmsg": "m", "Name": "p", "Type": "MQTYPE_NULL"},
-               "inqmp": {"hmsg": "m", "Name": "p"}, "dltmp": {"hmsg": "m", "Name": "p"}, "define_topic": {"name": "T", "TopicString": "t"},
+               "inqmp": {"hmsg": "m", "Name": "p"}, "dltmp": {"hmsg": "m", "Name": "p"}, "mhbuf": {"hmsg": "m"},
+               "bufmh": {"hmsg": "m", "data": ""}, "define_topic": {"name": "T", "TopicString": "t"},
                "sub": {"handle": "s"}, "subrq": {"handle": "s"}, "define_qremote": {"name": "RQ"},
                "define_sender": {"name": "QM1.QM2", "CONNAME": "QM2", "XMITQ": "QM2"}, "start_channel": {"name": "C"},
                "stop_channel": {"name": "C"}, "channel_status": {"name": "C"}, "transmit": {"channel": "C"}}
