@@ -327,6 +327,9 @@ class ChannelAgent:
                 if model.state != RUNNING:
                     return
             model.CONNAME = partner
+            # the receiving end decides what it cannot put: its own channel's USEDLQ (IBM's default YES)
+            receiver = self.definition(partner, model.name) or {}
+            model.USEDLQ = receiver.get(_number("MQIA_USE_DEAD_LETTER_Q"), model_channels.USEDLQ_YES)
             _dead_letter_queue(target)
             before = model.MSGS
             model_channels.transmit(pair, model.name, sender.batch)

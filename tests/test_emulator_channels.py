@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -239,6 +240,36 @@ def test_a_message_for_an_unknown_queue_at_qm2_goes_to_its_dead_letter_queue_wit
     assert reason == 2085  # MQRC_UNKNOWN_OBJECT_NAME
     assert data[12:60].decode().strip() == "NO.SUCH.QUEUE" and data[60:108].decode().strip() == "QM2"
     assert _status(listener, "QM1", "QM1.TO.QM2") == "RUNNING"
+
+
+def _settled(env: dict[str, str], qmgr: str, check) -> list[str]:
+    """DISPLAY QLOCAL(QM2) CURDEPTH on ``qmgr`` until ``check`` holds of its answer (the channel moves in real
+    time, after the put returned), for at most SECONDS."""
+    deadline = time.monotonic() + SECONDS
+    while True:
+        (shown,) = _mqsc(env, qmgr, "DISPLAY QLOCAL(QM2) CURDEPTH")
+        if check(shown[0]) or time.monotonic() > deadline:
+            return shown
+        time.sleep(0.2)
+
+
+def test_a_receiver_with_usedlq_no_passes_the_dead_letter_queue_over(listener):
+    # USEDLQ(NO) on the receiving end: a fast nonpersistent message it cannot put is discarded; a persistent one
+    # stops the channel and waits on QM1's transmission queue; neither reaches QM2's dead-letter queue
+    _setup(listener)
+    answers = _mqsc(listener, "QM2", "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) USEDLQ(NO)")
+    assert not answers[0][0].startswith(("FAILED", "AMQ84")), answers
+    _mqsc(listener, "QM1", "DEFINE QREMOTE(NOWHERE.QM2) RNAME(NO.SUCH.QUEUE) RQMNAME(QM2) XMITQ(QM2)")
+    _finish(_start(listener, PUT, "NOWHERE.QM2", "0"))
+    assert "CURDEPTH(0)" in _settled(listener, "QM1", lambda text: "CURDEPTH(0)" in text)[0]
+    assert _status(listener, "QM1", "QM1.TO.QM2") == "RUNNING"
+    _finish(_start(listener, PUT, "NOWHERE.QM2", "1"))
+    deadline = time.monotonic() + SECONDS
+    while _status(listener, "QM1", "QM1.TO.QM2") != "STOPPED" and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _status(listener, "QM1", "QM1.TO.QM2") == "STOPPED"
+    assert "CURDEPTH(1)" in _settled(listener, "QM1", lambda text: "CURDEPTH(1)" in text)[0]
+    assert _finish(_start(listener, GET, "QM2", "DEV.DEAD.LETTER.QUEUE", "500")).strip() == "reason 2033"
 
 
 # PCF, as IBM documents the commands: Create Queue (MQQT_REMOTE, MQIA_USAGE), Create Channel, Start Channel,
