@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from . import publish, topics
 from .constants import VALUES
 from .handles import Connection, ObjectHandle
-from .options import first_broken, unknown_bits
+from .options import first_broken, held, unknown_bits
 from .queue import LocalQueue, QueueDefinition
 from .errors import NotModelled
 from .result import Result, failure
@@ -95,6 +95,15 @@ def sub(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None) -> Resul
     broken = first_broken(qm.spec["sub.options"], options, "MQSUB")
     if broken is not None:
         return failure(broken.reason, broken.id)
+    result = _subscribe(qm, conn, sd, hobj)
+    # the option rules held: named on every answer past them, so an allowed combination can fail at its rule
+    result.clauses[:0] = ["sub.options", *held(qm.spec["sub.options"], options, "MQSUB")]
+    return result
+
+
+def _subscribe(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None) -> Result:
+    """MQSUB past its option rules: the level, the name, then a subscription resumed or made."""
+    options = sd.Options
     level_refused = level_refusal(sd)
     if level_refused is not None:
         raise NotModelled(level_refused)
@@ -122,6 +131,8 @@ def _create(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None, name
             return failure("MQRC_TOPIC_STRING_ERROR", "topic.string.char-escape")
         clauses = [*clauses, "topic.string.char-escape"]
     node = wildcard_free_prefix(topic, character_scheme)
+    if node != topic:
+        clauses = [*clauses, "sub.create.attributes-at-first-wildcard"]
     inhibited, source = topics.resolve_attribute(qm.pubsub, qm.spec, node, "InhibitSubscriptions")
     applied = topics.attribute_clauses(qm.spec, "InhibitSubscriptions", source)
     if inhibited == MQTA_SUB_INHIBITED:
@@ -146,6 +157,7 @@ def _create(qm: QueueManager, conn: Connection, sd: MQSD, hobj: int | None, name
             return failure("MQRC_HOBJ_ERROR", "sub.destination.unmanaged-needs-input-handle")
         clauses.append("sub.destination.unmanaged")
     correl_id = _correl_id(qm, sd)
+    clauses.append("sub.correl-id")
     qm.pubsub.last_subscription += 1
     ordinal = qm.pubsub.last_subscription
     key = name or f"\0unnamed.{ordinal}"  # no SubName can hold a NUL, so no later MQSUB finds it by name
@@ -194,6 +206,7 @@ def _resume(qm: QueueManager, conn: Connection, subscription: Subscription, sd: 
             subscription.queue = queue
         if options & SO["SET_CORREL_ID"]:
             subscription.correl_id = sd.SubCorrelId
+            clauses.append("sub.correl-id")
         subscription.on_request = bool(options & SO["PUBLICATIONS_ON_REQUEST"])
         subscription.user_data = sd.SubUserData
         clauses.append("sub.alter.changes-subscription")

@@ -129,9 +129,10 @@ def resolve_attribute(pubsub: PubSub, spec: Spec, topic: str, attribute: str) ->
 def attribute_clauses(spec: Spec, attribute: str, source: str) -> list[str]:
     """The clauses a resolution of ``attribute`` (:func:`resolve_attribute`, which gave it from topic object
     ``source``) applied: the attribute's row of topic-attributes.yaml (what "as parent" is, and SYSTEM.BASE.TOPIC's
-    value), and topic.attributes.base-topic when the value came from SYSTEM.BASE.TOPIC."""
+    value) with the table's own clause topic.attributes, and topic.attributes.base-topic when the value came from
+    SYSTEM.BASE.TOPIC."""
     row = spec[TOPIC_ATTRIBUTES].lookup(attribute=attribute)
-    return [row.id, *(["topic.attributes.base-topic"] if source == BASE_TOPIC else [])]
+    return ["topic.attributes", row.id, *(["topic.attributes.base-topic"] if source == BASE_TOPIC else [])]
 
 
 def _value(item: int | str) -> int:
@@ -187,7 +188,7 @@ def char_wildcard_match(pattern: str, topic: str) -> bool:
 
 def wildcard_clauses(pattern: str, topic: str, character_scheme: bool, matched: bool) -> list[str]:
     """The rows of IBM's wildcard examples (fixtures/tables/topic-wildcards.yaml, topic.wildcard.example.*) whose
-    rule a match decision applied: the kind of each wildcard the subscription's topic string holds, and what it
+    rule a match decision applied, with the table's own clause topic.wildcard.examples when a row is named: the kind of each wildcard the subscription's topic string holds, and what it
     matched. The examples' rows are never read here (the model decides by :func:`matches`); this names, after the
     decision, the example of the same kind so that a scenario showing that kind can fail at it.
 
@@ -198,8 +199,15 @@ def wildcard_clauses(pattern: str, topic: str, character_scheme: bool, matched: 
     (character-plus-literal), ``?`` (character-question-mark), ``*`` within a level or across ``/``
     (character-star, character-star-crosses-levels).
     """
-    example = "topic.wildcard.example."
     found = rule_clauses(pattern, topic, character_scheme)
+    examples = _example_clauses(pattern, topic, character_scheme, matched)
+    return found + (["topic.wildcard.examples", *examples] if examples else [])
+
+
+def _example_clauses(pattern: str, topic: str, character_scheme: bool, matched: bool) -> list[str]:
+    """The example rows of :func:`wildcard_clauses`."""
+    example = "topic.wildcard.example."
+    found: list[str] = []
     if character_scheme:
         found += [example + "character-plus-literal"] if "+" in pattern else []
         if matched and "?" in pattern:
