@@ -570,8 +570,21 @@ class Emulator:
             self._authority: dict[str, Any] = {}  # queue manager -> its authority records (authority.py)
             self._system_conns: dict[str, int] = {}  # queue manager -> the emulator's own model connection
             self._define_objects(standing_objects.standing().objects)
+            self._model_dead_letter_queue()
             for name in self._queues:
                 self.define_queue(name)
+
+    def _model_dead_letter_queue(self) -> None:
+        """The model's DeadLetterQName is the DEADQ the queue manager shows (SYSTEM.DEAD.LETTER.QUEUE, or the
+        developer configuration's DEV.DEAD.LETTER.QUEUE), so a report or message the model cannot deliver goes
+        there in process as through a channel, instead of being dropped as by a queue manager with none."""
+        number = standing_objects.constant("MQCA_DEAD_LETTER_Q_NAME")
+        if number is None:
+            return
+        value = self.qmgr_attribute_values(self._qmgr_name, [number]).get(number, "")
+        if isinstance(value, bytes | bytearray):
+            value = bytes(value).split(b"\0", 1)[0].decode("utf-8", errors="replace")
+        self.world.qmgr(self._qmgr_name).alter_qmgr(DeadLetterQName=str(value).strip())
 
     @property
     def qmgr(self):
@@ -627,6 +640,7 @@ class Emulator:
         with self._lock:
             self._define_objects(table.developer_objects)
             self.qmgr_changes.update(table.developer_qmgr)
+            self._model_dead_letter_queue()
             from .pcf_objects import add_rows
 
             add_rows(self, self._qmgr_name, developer=True)

@@ -130,19 +130,23 @@ def _send(qm: QueueManager, original: StoredMessage, kind: str, how_much: int, w
     clauses = [clause, "report.message-fields", "report.msg-id-and-correl-id"]
     queue = _reply_queue(qm, source)
     route = None
+    refused = None  # why the report cannot be put where it is addressed: it goes to the dead-letter queue
     if queue is None:
         # Addressed to another queue manager: the report travels back as any message would
         # (reference/distributed.py, distributed.report.in-transit)
         route = _remote_route(qm, source)
         if route is None:
-            return clauses + ["report.undeliverable"]
+            refused = _no_reply_queue(qm, source)
+            if refused is None:
+                return clauses + ["report.undeliverable"]
     data = original.data if whole is None else whole
     body = data if how_much < 0 else data[:how_much]
     if queue is not None and queue.definition.name != source.ReplyToQ.strip():
         clauses.append("queue.alias.resolves-to-target")  # ReplyToQ named an alias of the queue
     if queue is not None and source.Persistence == MQPER_PERSISTENT \
             and queue.definition.DefinitionType == MQQDT_TEMPORARY_DYNAMIC:
-        return clauses + ["report.undeliverable", "queue.dynamic.temporary-no-persistent"]
+        refused = "MQRC_PERSISTENT_NOT_ALLOWED"
+        clauses.append("queue.dynamic.temporary-no-persistent")
     md = MQMD(Version=MQMD_VERSION_2, MsgType=MQMT_REPORT, Feedback=feedback, Persistence=source.Persistence,
               Priority=source.Priority, ReplyToQMgr=qm.name)
     expires_at = None
@@ -163,6 +167,8 @@ def _send(qm: QueueManager, original: StoredMessage, kind: str, how_much: int, w
     md.PutDate, md.PutTime = qm.clock.put_date_time()
     if expires_at is not None:
         md.Expiry = -(-(expires_at - qm.clock.now_ms) // 100)
+    if refused is not None:
+        return clauses + ["report.undeliverable"] + _dead_lettered(qm, source, md, body, expires_at, refused)
     if route is not None:
         from . import distributed
 
@@ -171,6 +177,30 @@ def _send(qm: QueueManager, original: StoredMessage, kind: str, how_much: int, w
         return clauses + ["report.on-reply-queue", "distributed.report.in-transit"]
     queue.add(StoredMessage(qm.next_seq(), md, body, qm.ids.new_token(), expires_at=expires_at))
     return clauses + ["report.on-reply-queue"]
+
+
+def _no_reply_queue(qm: QueueManager, source: MQMD) -> str | None:
+    """The reason a report cannot be put on a reply queue that is not a local queue of ``qm`` and has no route
+    onward: none of that name here (MQRC_UNKNOWN_OBJECT_NAME), or another queue manager no route leads to
+    (MQRC_UNKNOWN_REMOTE_Q_MGR); None for a queue of another type (a model queue), which IBM names no reason
+    for: such a report is dropped (report.undeliverable, decision)."""
+    target = source.ReplyToQMgr.strip()
+    if target and target != qm.name:
+        return "MQRC_UNKNOWN_REMOTE_Q_MGR"
+    return "MQRC_UNKNOWN_OBJECT_NAME" if source.ReplyToQ.strip() not in qm.queues else None
+
+
+def _dead_lettered(qm: QueueManager, source: MQMD, md: MQMD, body: bytes, expires_at: int | None,
+                   reason: str) -> list[str]:
+    """A report that cannot be put on its reply queue goes to ``qm``'s dead-letter queue behind an MQDLH giving
+    ``reason`` and the reply queue it was addressed to (report.undeliverable); without a dead-letter queue that
+    takes it, it is discarded. Clauses: distributed.dlq.put, distributed.dlq.header."""
+    from . import channels
+
+    report = StoredMessage(qm.next_seq(), md, body, qm.ids.new_token(), expires_at=expires_at)
+    kept = channels.dead_letter(qm, source.ReplyToQ.strip(), source.ReplyToQMgr.strip() or qm.name, report,
+                                VALUES[reason])
+    return ["distributed.dlq.put", "distributed.dlq.header"] if kept else []
 
 
 def _remote_route(qm: QueueManager, source: MQMD):

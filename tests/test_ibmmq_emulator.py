@@ -401,3 +401,22 @@ def test_the_emulator_will_not_replace_a_native_module_already_in_place(monkeypa
     monkeypatch.setitem(sys.modules, "ibmmq.ibmmqc", object())  # as if IBM's own had loaded
     with pytest.raises(EmulatorUnavailable, match="already imported with IBM's native module"):
         install()
+
+
+def test_a_report_whose_reply_queue_does_not_exist_goes_to_the_dead_letter_queue_in_process(ibmmq_emulator):
+    # the model's dead-letter queue is the DEADQ the queue manager shows, so the COA for a reply queue that does
+    # not exist is kept behind an MQDLH (report.coa, distributed.dlq.put) rather than dropped
+    ibmmq_emulator.define_queue("APP.REQUESTS")
+    qmgr = ibmmq.connect("QM1")
+    requests = ibmmq.Queue(qmgr, "APP.REQUESTS", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+    requests.put(b"request", ibmmq.MD(Report=CMQC.MQRO_COA, ReplyToQ=b"NO.SUCH.REPLY.Q"))
+    deadq = qmgr.inquire(CMQC.MQCA_DEAD_LETTER_Q_NAME)
+    deadq = (deadq.decode() if isinstance(deadq, bytes) else deadq).strip()
+    assert deadq == "SYSTEM.DEAD.LETTER.QUEUE"
+    dead = ibmmq.Queue(qmgr, deadq, CMQC.MQOO_INPUT_SHARED)
+    md = ibmmq.MD()
+    data = dead.get(None, md, ibmmq.GMO(Options=CMQC.MQGMO_NO_WAIT))
+    assert md.Format.strip() == CMQC.MQFMT_DEAD_LETTER_HEADER.strip()
+    assert data[:4] == b"DLH " and int.from_bytes(data[8:12], "little") == CMQC.MQRC_UNKNOWN_OBJECT_NAME
+    assert data[12:60].rstrip(b" \0") == b"NO.SUCH.REPLY.Q"
+    qmgr.disconnect()
