@@ -25,10 +25,13 @@ def test_the_zip_holds_the_packages_modules_and_data_files_and_nothing_else(tmp_
     built = ship.build(tmp_path / "a")
     names = zipfile.ZipFile(built).namelist()
     assert names == sorted(names) == [name for name, _ in ship.members()]
-    assert {name.split("/", 1)[0] for name in names} == {ship.TOP}
+    assert {name.split("/", 1)[0] for name in names} == {ship.TOP, *ship.BUNDLED}
+    bundled = [name for name in names if not name.startswith(ship.TOP + "/")]
+    assert all(Path(name).suffix in ship.BUNDLED[name.split("/", 1)[0]] for name in bundled)
+    names = [name for name in names if name.startswith(ship.TOP + "/")]  # the suite's own files
     assert {name.split("/")[1] for name in names if name.count("/") > 1} == set(ship.PACKAGES)
     assert all(Path(name).suffix in (".py", ".yaml", ".json") for name in names)
-    assert not [name for name in names if "__pycache__" in name or "/." in name]
+    assert not [name for name in names + bundled if "__pycache__" in name or "/." in name]
     source = Path(ship.members()[0][1]).parents[1]
     listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", ship.TOP,
                              *ship.PACKAGES], cwd=source, capture_output=True, text=True)
@@ -65,7 +68,7 @@ for adapter in ("reference", sys.argv[3]):
     worker = Worker(CampaignConfig(adapter=adapter, sequences=6, length=12, seed=7))
     rows[adapter] = worker.rows(range(6))
     worker.close()
-config = CampaignConfig(adapter=sys.argv[3], sequences=8, length=10, seed=3, partition_size=4)
+config = CampaignConfig(adapter=sys.argv[3], sequences=8, length=10, seed=3, partition_size=4, areas=("groups",))
 summary = run_campaign(config, Path(output).as_uri(), campaign_id="z", master="inprocess", show_progress=False)
 site = sys.path[-1]  # the folder of pyarrow and pyyaml alone: which of them the suite imported
 imported = sorted({m.split(".")[0] for m, module in list(sys.modules.items())
@@ -91,7 +94,8 @@ def test_the_suite_runs_from_its_zip_with_only_pyarrow_and_pyyaml_beside_it(tmp_
         worker = Worker(CampaignConfig(adapter=adapter, sequences=6, length=12, seed=7))
         assert shipped["rows"][adapter] == worker.rows(range(6))
         worker.close()
-    config = CampaignConfig(adapter=MUTANT, sequences=8, length=10, seed=3, partition_size=4)
+    # the mutant's area alone, so eight sequences meet it whatever other areas the vocabulary grows
+    config = CampaignConfig(adapter=MUTANT, sequences=8, length=10, seed=3, partition_size=4, areas=("groups",))
     here = run_campaign(config, tmp_path / "here", campaign_id="z", master="inprocess", show_progress=False)
     assert shipped["aggregates"] == here["aggregates"] and here["aggregates"]["signatures"]
 

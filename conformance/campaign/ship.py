@@ -12,6 +12,10 @@ imports them (the installed suite, or the checkout it runs from): their ``.py`` 
 sorted, fixed dates and modes), so its content digest names it: it is built once per version of the suite and
 reused from the cache folder (``MQCONF_SHIP_CACHE``, default ``<temp>/mqconf-ship``).
 
+The zip also holds the pure-Python libraries the model imports that a bare cluster would lack (:data:`BUNDLED`:
+lark, which parses selectors, the campaign drawing them since it speaks selection), taken from this process's
+installation.
+
 What the executors import from it, beyond the standard library: pyarrow and pyyaml for every adapter the suite
 has in process (``reference``, ``mutant:...``); the JSON-lines adapter adds jsonschema (the protocol's schema), and
 the ibmmq adapters IBM's ``ibmmq`` package (tests/test_campaign_ship.py pins the first).
@@ -31,6 +35,7 @@ from .store import CampaignError
 TOP = "mq_conformance"
 PACKAGES = ("reference", "emulator", "adapters", "conformance", "fixtures")  # the ibmmq+model adapter runs over emulator
 SUFFIXES = (".py", ".yaml", ".json")
+BUNDLED = {"lark": (".py", ".lark")}  # pure-Python libraries shipped inside the zip, with their files' suffixes
 _DATE = (1980, 1, 1, 0, 0, 0)
 
 
@@ -51,6 +56,14 @@ def members() -> list[tuple[str, Path]]:
                 continue
             if path.suffix in SUFFIXES and path.is_file():
                 found.append((f"{TOP}/{name}/{relative.as_posix()}", path))
+    for library, suffixes in BUNDLED.items():
+        root = Path(importlib.import_module(library).__file__).resolve().parent
+        for path in root.rglob("*"):
+            relative = path.relative_to(root)
+            if any(part.startswith((".", "__")) and part != "__init__.py" for part in relative.parts):
+                continue  # no __pycache__, no __pyinstaller hook
+            if path.suffix in suffixes and path.is_file():
+                found.append((f"{library}/{relative.as_posix()}", path))
     return sorted(found)
 
 
