@@ -774,10 +774,13 @@ class IbmMqAdapter:
 
     def _to_mq(self, key: str, structure: Any) -> Any:
         """A pymqi MD/PMO/GMO carrying every field of a reference structure."""
-        _cls, kinds = STRUCTURES[key]
+        cls, kinds = STRUCTURES[key]
         target = {"MD": self.mq.MD, "PMO": self.mq.PMO, "GMO": self.mq.GMO}[key]()
+        defaults = cls()
         for name, kind in kinds.items():
             value = getattr(structure, name)
+            if not hasattr(target, name) and value == getattr(defaults, name):
+                continue  # a later version's field (PMO.PubLevel) the library lacks, left at its default
             tag = kind[0]
             if tag == "id":
                 value = bytes(value).ljust(kind[2], b"\0")[: kind[2]]
