@@ -289,34 +289,22 @@ def frame(verb: int, tag: int, payload: bytes) -> bytes:
     return HEADER.pack(HEADER_BODY + len(payload), verb, 0, tag) + payload
 
 
-# Each verb's request decoder and reply encoder, looked up once per call by verb (the listener's hot path).
-_REQUEST_DECODERS: dict[int, Any] = {}
-_REPLY_ENCODERS: dict[int, Any] = {}
-
-
 def request(verb: int, tag: int, *values: Any) -> bytes:
     """A request frame of ``verb`` with its items."""
     return frame(verb, tag, encode_items(REQUEST[verb], values))
 
 
 def decode_request(verb: int, body: Any) -> list[Any]:
-    """The items of a request of ``verb`` (as :func:`decode_items` with the verb's kinds)."""
-    decoder = _REQUEST_DECODERS.get(verb)
-    if decoder is None:
-        decoder = _REQUEST_DECODERS[verb] = _codec(REQUEST[verb])[1]
-    try:
-        return decoder(body, 0, len(body))
-    except struct.error:
-        raise ProtocolError("a frame ends inside an item") from None
+    """The items of a request of ``verb`` (:func:`decode_items` with the verb's kinds)."""
+    return decode_items(REQUEST[verb], body)
+
+
+_REPLY_KINDS = {verb: "ii" + kinds for verb, kinds in REPLY.items()}  # CompCode and Reason first
 
 
 def reply(verb: int, tag: int, comp: int, reason: int, *values: Any) -> bytes:
     """A reply frame: CompCode, Reason, then the verb's outputs."""
-    encoder = _REPLY_ENCODERS.get(verb)
-    if encoder is None:
-        encoder = _REPLY_ENCODERS[verb] = _codec("ii" + REPLY[verb])[0]
-    payload = encoder((comp, reason, *values))
-    return HEADER.pack(HEADER_BODY + len(payload), verb, 0, tag) + payload
+    return frame(verb, tag, encode_items(_REPLY_KINDS[verb], (comp, reason, *values)))
 
 
 # -- reading frames ---------------------------------------------------------------------------------------------
