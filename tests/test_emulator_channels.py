@@ -1,7 +1,10 @@
 """Distributed queuing between the queue managers of one listener (emulator/channels.py): ``mqconf emulator
 --listen ... --qmgr QM1 --qmgr QM2`` as a real process, and ibmmq applications in processes of their own, written
 as for two real queue managers: remote queue definitions, transmission queues, sender and receiver channels
-defined by MQSC and by PCF, started, stopped and displayed; a request on QM1 answered by a responder on QM2."""
+defined by MQSC and by PCF, started, stopped and displayed; a request on QM1 answered by a responder on QM2.
+Clauses: emulator.channel.agent (messages moved while the listener serves), emulator.channel.start,
+emulator.channel.stop, emulator.channel.status (DISPLAY CHSTATUS, Inquire Channel Status) and
+emulator.distributed-admin (remote queues, transmission queues, DEFXMITQ and DEADQ by command)."""
 
 from __future__ import annotations
 
@@ -171,6 +174,7 @@ def _status(env: dict[str, str], qmgr: str, channel: str) -> str:
 
 
 def test_a_request_on_qm1_is_answered_by_a_responder_on_qm2_across_processes(listener):
+    # clauses emulator.channel.agent
     _setup(listener)
     responder = _start(listener, RESPONDER, "3")
     requester = _start(listener, REQUESTER, "3")
@@ -182,6 +186,7 @@ def test_a_request_on_qm1_is_answered_by_a_responder_on_qm2_across_processes(lis
 
 
 def test_stop_channel_holds_messages_on_the_transmission_queue_and_start_releases_them(listener):
+    # clauses emulator.channel.stop, emulator.channel.start
     _setup(listener)
     assert _mqsc(listener, "QM1", "STOP CHANNEL(QM1.TO.QM2)") == [["AMQ8019I: Stop IBM MQ channel accepted."]]
     assert _status(listener, "QM1", "QM1.TO.QM2") == "STOPPED"
@@ -197,6 +202,7 @@ def test_stop_channel_holds_messages_on_the_transmission_queue_and_start_release
 
 
 def test_display_chstatus_shows_sender_and_receiver_and_a_channel_never_started_has_none(listener):
+    # clauses emulator.channel.status
     _setup(listener)
     (sender,) = _mqsc(listener, "QM1", "DISPLAY CHSTATUS(QM1.TO.QM2) ALL")
     text = "\n".join(sender)
@@ -366,6 +372,7 @@ def mqsc_qm1(ibmmq_emulator):
 
 
 def test_mqsc_defines_and_displays_remote_queues_aliases_and_transmission_queues(mqsc_qm1, ibmmq_emulator):
+    # clauses emulator.distributed-admin
     assert mqsc_qm1("DEFINE QLOCAL(TO.QM9) USAGE(XMITQ)") == ["AMQ8006I: IBM MQ queue created."]
     assert mqsc_qm1("DEFINE QREMOTE(ORDERS.QM9) RNAME(ORDERS) RQMNAME(QM9) XMITQ(TO.QM9) DEFPRTY(4)") == [
         "AMQ8006I: IBM MQ queue created."]

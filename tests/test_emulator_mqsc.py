@@ -66,6 +66,7 @@ def test_channels_namelists_authinfo_and_topics_are_defined_and_displayed(mqsc):
     assert "CHCKCLNT(OPTIONAL)" in mqsc("DIS AUTHINFO(APP.AI)")[0]
     assert mqsc("DEFINE TOPIC(APP.T) TOPICSTR('app/t')") == ["AMQ8690I: IBM MQ topic created."]
     assert "TOPICSTR(app/t)" in mqsc("DIS TOPIC(APP.T)")[0]
+    # clause admin.define-sub: a subscription made by command
     assert mqsc("DEFINE SUB(APP.S) TOPICSTR('app/t') DEST(DEV.QUEUE.1)") == ["AMQ8094I: IBM MQ subscription created."]
     assert "DEST(DEV.QUEUE.1)" in mqsc("DIS SUB(APP.S)")[0]
     assert "SUBCOUNT(1)" in mqsc("DIS TPSTATUS('app/t')")[0]
