@@ -58,6 +58,16 @@ def budgeted(args: list[str], seconds: float, memory: int = MEMORY, env: dict | 
     return result
 
 
+def ibmmq_script(source: str, *args: str, seconds: float) -> str:
+    """The output of an attack written against IBM's ``ibmmq`` over the emulator, run in a budgeted process (it
+    prints "unavailable" where no wheel of ``ibmmq`` exists: the test skips); a traceback fails the test."""
+    result = budgeted([sys.executable, "-c", source, *args], seconds=seconds)
+    if result.stdout.strip() == "unavailable":
+        pytest.skip("no wheel of IBM's ibmmq for this platform")
+    assert "Traceback" not in result.stderr, result.stderr[-3000:]
+    return result.stdout
+
+
 def one_line_error(result: subprocess.CompletedProcess) -> str:
     """The single line on standard error of a command that failed as it should (exit status 2)."""
     assert "Traceback" not in result.stderr + result.stdout, result.stderr[-3000:]
@@ -1172,11 +1182,8 @@ PCF_ATTACKS = {
 @pytest.mark.parametrize("attack", PCF_ATTACKS)
 def test_a_hostile_pcf_command_is_refused_with_its_mqrccf_reason_before_ibms_reader(attack):
     body, reason = PCF_ATTACKS[attack]
-    result = budgeted([sys.executable, "-c", PCF_ATTACK, body.hex(), reason], seconds=30)
-    assert "Traceback" not in result.stderr, result.stderr[-3000:]
-    if result.stdout.strip() == "unavailable":
-        pytest.skip("no wheel of IBM's ibmmq for this platform")
-    assert result.stdout.split() == ["2", "expected"], (result.stdout, result.stderr[-2000:])
+    out = ibmmq_script(PCF_ATTACK, body.hex(), reason, seconds=30)
+    assert out.split() == ["2", "expected"], out
 
 
 def test_a_well_formed_pcf_command_passes_the_check():
@@ -1258,11 +1265,8 @@ with emulated_mq() as emulator:
 
 
 def test_a_program_name_that_is_not_utf8_is_stored_safely_and_every_message_is_got():
-    result = budgeted([sys.executable, "-c", IDENTITY_ATTACK], seconds=60)
-    if result.stdout.strip() == "unavailable":
-        pytest.skip("no wheel of IBM's ibmmq for this platform")
-    assert "Traceback" not in result.stderr, result.stderr[-3000:]
-    assert result.stdout.splitlines() == ["one caf??[2J.py", "two caf??[2J.py"], result.stdout
+    out = ibmmq_script(IDENTITY_ATTACK, seconds=60)
+    assert out.splitlines() == ["one caf??[2J.py", "two caf??[2J.py"], out
 
 
 def test_identity_text_is_cut_by_bytes_without_splitting_a_character():
@@ -1298,13 +1302,10 @@ with emulated_mq():
 
 
 def test_the_emulator_gives_storage_not_available_past_its_property_budgets():
-    result = budgeted([sys.executable, "-c", EMULATOR_PROPERTIES], seconds=120)
-    if result.stdout.strip() == "unavailable":
-        pytest.skip("no wheel of IBM's ibmmq for this platform")
-    assert "Traceback" not in result.stderr, result.stderr[-3000:]
-    assert result.stdout.splitlines()[0] == "{0} 2071", result.stdout
-    kept, last = result.stdout.splitlines()[1].split(" ", 1)
-    assert 60 < int(kept) <= 64 * 1024 * 1024 // 1_000_000 and last == "{2071}", result.stdout
+    out = ibmmq_script(EMULATOR_PROPERTIES, seconds=120)
+    assert out.splitlines()[0] == "{0} 2071", out
+    kept, last = out.splitlines()[1].split(" ", 1)
+    assert 60 < int(kept) <= 64 * 1024 * 1024 // 1_000_000 and last == "{2071}", out
 
 
 TWENTY_THOUSAND_PROPERTIES = """
@@ -1356,9 +1357,6 @@ with emulated_mq():
 
 
 def test_the_emulator_gives_storage_not_available_past_its_subscription_budgets():
-    result = budgeted([sys.executable, "-c", EMULATOR_SUBSCRIPTIONS], seconds=120)
-    if result.stdout.strip() == "unavailable":
-        pytest.skip("no wheel of IBM's ibmmq for this platform")
-    assert "Traceback" not in result.stderr, result.stderr[-3000:]
+    out = ibmmq_script(EMULATOR_SUBSCRIPTIONS, seconds=120)
     # a connection's 1,025th subscription, then any past the queue manager's 1,100 (1,024 + 76 durable ones)
-    assert result.stdout.splitlines() == ["{0} 2071", "{0} {2071}"], result.stdout
+    assert out.splitlines() == ["{0} 2071", "{0} {2071}"], out
