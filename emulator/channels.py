@@ -330,7 +330,6 @@ class ChannelAgent:
             # the receiving end decides what it cannot put: its own channel's USEDLQ (IBM's default YES)
             receiver = self.definition(partner, model.name) or {}
             model.USEDLQ = receiver.get(_number("MQIA_USE_DEAD_LETTER_Q"), model_channels.USEDLQ_YES)
-            _dead_letter_queue(target)
             before = model.MSGS
             model_channels.transmit(pair, model.name, sender.batch)
             moved = model.MSGS - before
@@ -350,13 +349,6 @@ class ChannelAgent:
 def _available(qm: Any, xmitq: str) -> int:
     queue = qm.queues.get(xmitq)
     return 0 if queue is None else sum(1 for m in queue.messages.values() if m.state == VISIBLE)
-
-
-def _dead_letter_queue(emulator: Any) -> None:
-    """The model's dead-letter queue name is the queue manager's DEADQ as the emulator shows it."""
-    number = _number("MQCA_DEAD_LETTER_Q_NAME")
-    value = emulator.qmgr_attribute_values(emulator.name, [number]).get(number, "")
-    emulator.world.qmgr(emulator.name).dead_letter_q_name = _text(value)
 
 
 def model_routes(emulator: Any, qmgr: str, changes: dict[str, Any]) -> None:
